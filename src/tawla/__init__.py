@@ -1,0 +1,31 @@
+"""tawla: a fast, exact rules engine for the backgammon family.
+
+Backgammon with the cube, Adi/Sheshbesh, Mahbusa, Tawla 31 (federation) and
+Tawla 31 (Saharat), as specified in RULES.md.
+
+Quick use::
+
+    import tawla
+    pos = tawla.get_ruleset("backgammon").initial_position()
+    for move in pos.legal_moves((3, 1)):
+        print(move)
+"""
+
+from . import errors
+from .engine import ROLL_WEIGHTS, ROLLS, expand, expand_all_rolls
+from .layout import PACKED_WIDTH
+from .moves import Move, legal_steps, parse_move
+from .position import (GameResult, Position, array_to_ids, array_to_positions, ids_to_array,
+                       positions_to_array)
+from .reference.scoring import OpeningRoll, opening_roll
+from .rules import RULESET_IDS, Ruleset, get_ruleset
+from .steps import Step
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "errors", "get_ruleset", "Ruleset", "RULESET_IDS", "Position", "GameResult", "Move", "Step",
+    "parse_move", "legal_steps", "expand", "expand_all_rolls", "ROLLS", "ROLL_WEIGHTS",
+    "PACKED_WIDTH", "positions_to_array", "array_to_positions", "ids_to_array", "array_to_ids",
+    "opening_roll", "OpeningRoll",
+]

@@ -1,0 +1,98 @@
+"""The one exception hierarchy of tawla.
+
+Every error the package raises on bad input derives from :class:`TawlaError`,
+and the operation that raised it has changed nothing (no state is half-applied).
+
+    TawlaError
+    ├── InvalidPosition      a board that breaks the ruleset's invariants
+    ├── InvalidId            a malformed position / match ID, XGID or packed row
+    ├── InvalidDice          dice out of 1..6 or of the wrong shape
+    ├── IllegalMove          a move or step the rules do not allow
+    │   └── AmbiguousMove    text or a step that matches several legal moves
+    ├── UnsupportedRuleset   an unknown ruleset name or option, or a feature not implemented for it
+    ├── FormatError          a corrupt or unreadable match record
+    ├── NotYourTurn          an action by a player who may not act now
+    └── InvalidAction        an action the state of a game or match does not allow
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "TawlaError",
+    "InvalidPosition",
+    "InvalidId",
+    "InvalidDice",
+    "IllegalMove",
+    "AmbiguousMove",
+    "UnsupportedRuleset",
+    "FormatError",
+    "NotYourTurn",
+    "InvalidAction",
+]
+
+
+class TawlaError(ValueError):
+    """Base class of every error raised by tawla on bad input."""
+
+
+class InvalidPosition(TawlaError):
+    """A board that breaks the ruleset's invariants (checker counts, shared points, pins)."""
+
+
+class InvalidId(TawlaError):
+    """A malformed position ID, match ID, XGID or packed row."""
+
+
+class InvalidDice(TawlaError):
+    """Dice that are not two integers in 1..6 (or a roll of the wrong shape)."""
+
+
+class IllegalMove(TawlaError):
+    """A move, move text or step that the rules do not allow.
+
+    Attributes
+    ----------
+    text : str or None
+        The text (or step) that failed.
+    legal : list
+        The legal alternatives (moves or steps), for the message and for callers.
+    """
+
+    def __init__(self, message: str, *, text: str | None = None, legal=()):
+        super().__init__(message)
+        self.text = text
+        self.legal = list(legal)
+
+
+class AmbiguousMove(IllegalMove):
+    """Move text or a step that matches more than one legal move; ``legal`` lists the candidates."""
+
+
+class UnsupportedRuleset(TawlaError):
+    """An unknown ruleset or option, or an operation not implemented for that ruleset."""
+
+
+class FormatError(TawlaError):
+    """A corrupt or unreadable match record.
+
+    Attributes
+    ----------
+    file, game, move : str / int or None
+        Where the error is (file name, 1-based game number, 1-based move number).
+    """
+
+    def __init__(self, message: str, *, file=None, game=None, move=None, text=None, legal=()):
+        where = ", ".join(
+            f"{k} {v}" for k, v in (("file", file), ("game", game), ("move", move)) if v is not None
+        )
+        super().__init__(f"{where}: {message}" if where else message)
+        self.file, self.game, self.move, self.text = file, game, move, text
+        self.legal = list(legal)
+
+
+class NotYourTurn(TawlaError):
+    """An action by a player who may not act now (moving or doubling out of turn, ...)."""
+
+
+class InvalidAction(TawlaError):
+    """An action that the current phase of a game or match does not allow."""

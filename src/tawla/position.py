@@ -1,0 +1,516 @@
+"""Position: an immutable board seen from the seat of the player to move.
+
+Numbering (RULES.md §1.1): points 1..24 in the on-roll player's numbering (24
+farthest from his home), 25 = bar, 0 = off. The opponent's checkers are given in
+the **on-roll player's** numbering too. The packed-row layout is documented in
+:mod:`tawla.layout`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from .errors import InvalidId, InvalidPosition, TawlaError
+from .layout import PACKED_WIDTH
+from .rules import HIT, PIN, Ruleset, get_ruleset
+
+__all__ = ["Position", "GameResult", "positions_to_array", "array_to_positions",
+           "ids_to_array", "array_to_ids"]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The end of a game, relative to the seat of the position it was computed for.
+
+    Attributes
+    ----------
+    winner : int or None
+        0 = the player on roll in that position, 1 = the opponent, None for a draw.
+    kind : str
+        ``"single"``, ``"gammon"`` (mars), ``"backgammon"``, ``"quadrant_lock"`` (§5.6),
+        ``"mother"`` (§4.4 plakoto option) or ``"draw"`` (frozen position, §1.7).
+    points : int
+        Points the winner scores (RULES.md §1.8): cube x 1/2/3 for backgammon, 1/2 for
+        adi, mahbusa and tawla31-saharat, 15 minus the loser's checkers off for tawla31,
+        0 for a draw.
+    """
+
+    winner: int | None
+    kind: str
+    points: int
+
+
+def _codec():
+    """The compiled codec when built, else None (pure-Python fallback)."""
+    try:
+        from . import _codec as c  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - only without a compiler
+        return None
+    return c
+
+
+_C = _codec()
+
+
+class Position:
+    """An immutable backgammon-family position, seen from the player to move.
+
+    Equality and hash include the ruleset (and its options). Build one with
+    :meth:`from_points`, :meth:`from_array`, :meth:`from_id`, :meth:`from_gnubg_id`,
+    :meth:`from_xgid` or :meth:`Ruleset.initial_position`.
+    """
+
+    __slots__ = ("_row", "_ruleset", "_hash")
+
+    def __init__(self, row: bytes, ruleset: Ruleset):
+        # Internal: callers use the from_* constructors, which validate.
+        self._row = row
+        self._ruleset = ruleset
+        self._hash = None
+
+    # --- construction ----------------------------------------------------------------
+    @classmethod
+    def from_points(cls, ruleset, on_roll, opponent, *, bar=(0, 0), off=None,
+                    pinned_on_roll=(), pinned_opponent=()) -> "Position":
+        """Build a position from point counts.
+
+        Parameters
+        ----------
+        ruleset : Ruleset or str
+        on_roll, opponent : dict[int, int]
+            Checkers per point, keys 1..24 **in the on-roll player's numbering** (the
+            opponent's too); a count includes every checker of that side on the point.
+        bar : (int, int)
+            Checkers on the bar (on roll, opponent); hitting games only.
+        off : (int, int) or None
+            Checkers borne off; default 15 minus the checkers on board and bar.
+        pinned_on_roll, pinned_opponent : iterable of int
+            Points (on-roll numbering) where that side's single checker is pinned under
+            the other side's checkers (Mahbusa, RULES.md §4.2).
+
+        Returns
+        -------
+        Position
+
+        Raises
+        ------
+        tawla.errors.InvalidPosition
+            Wrong checker counts, both colours on a point (other than a Mahbusa pin
+            stack of exactly one pinned checker), a bar in a game without one, ...
+        tawla.errors.UnsupportedRuleset
+            Unknown ruleset.
+        """
+        r = get_ruleset(ruleset)
+        me, opp = [0] * 26, [0] * 26
+        for side, counts in ((me, on_roll), (opp, opponent)):
+            if not hasattr(counts, "items"):
+                raise InvalidPosition("on_roll and opponent must be dicts {point: count}")
+            for p, n in counts.items():
+                if not isinstance(p, (int, np.integer)) or isinstance(p, bool) or not 1 <= p <= 24:
+                    raise InvalidPosition(f"point {p!r} is not an integer in 1..24")
+                if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or not 0 <= n <= 15:
+                    raise InvalidPosition(f"count {n!r} on point {p} is not an integer in 0..15")
+                side[int(p)] += int(n)
+        try:
+            me[25], opp[25] = (int(x) for x in bar)
+            if off is None:
+                me[0], opp[0] = 15 - sum(me[1:]), 15 - sum(opp[1:])
+            else:
+                me[0], opp[0] = (int(x) for x in off)
+        except (TypeError, ValueError) as e:
+            raise InvalidPosition(f"bar and off must be pairs of integers: {e}") from None
+        bits = 0
+        pinned_me, pinned_opp = set(), set()
+        for pts, dest in ((pinned_on_roll, pinned_me), (pinned_opponent, pinned_opp)):
+            for p in pts:
+                if not isinstance(p, (int, np.integer)) or not 1 <= p <= 24:
+                    raise InvalidPosition(f"pinned point {p!r} is not in 1..24")
+                dest.add(int(p))
+        for p in pinned_me:
+            bits |= 1 << (p - 1)
+        tail = bytes((bits & 0xFF, bits >> 8 & 0xFF, bits >> 16 & 0xFF))
+        row = bytes(x & 0xFF if 0 <= x <= 255 else 255 for x in me + opp) + tail
+        row += bytes(PACKED_WIDTH - len(row))
+        _validate(row, r, pinned_opp=pinned_opp, counts=(me, opp))
+        return cls(row, r)
+
+    @classmethod
+    def from_array(cls, row, ruleset) -> "Position":
+        """Build a position from a packed row (``uint8[PACKED_WIDTH]``, :mod:`tawla.layout`).
+
+        Raises
+        ------
+        tawla.errors.InvalidId
+            Wrong shape or dtype.
+        tawla.errors.InvalidPosition
+            A row that is not a valid position of the ruleset.
+        """
+        r = get_ruleset(ruleset)
+        arr = np.asarray(row)
+        if arr.shape != (PACKED_WIDTH,):
+            raise InvalidId(f"a packed row has shape ({PACKED_WIDTH},), not {arr.shape}")
+        if arr.dtype != np.uint8:
+            if not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0 or arr.max() > 255:
+                raise InvalidId(f"a packed row is uint8, not {arr.dtype}")
+            arr = arr.astype(np.uint8)
+        b = arr.tobytes()
+        _validate(b, r)
+        return cls(b, r)
+
+    @classmethod
+    def from_id(cls, text: str, ruleset) -> "Position":
+        """Inverse of :meth:`id`.
+
+        Raises
+        ------
+        tawla.errors.InvalidId
+            Not a valid ID string.
+        tawla.errors.InvalidPosition
+            A well-formed ID of an invalid position.
+        """
+        r = get_ruleset(ruleset)
+        if not isinstance(text, str):
+            raise InvalidId(f"a position ID is a string, not {type(text).__name__}")
+        t = text.strip()
+        if not re.fullmatch(r"[A-Za-z0-9_-]{40}", t):
+            raise InvalidId(f"{text!r} is not a tawla position ID (40 characters)")
+        try:
+            raw = base64.urlsafe_b64decode(t.encode("ascii"))
+        except (binascii.Error, ValueError):
+            raise InvalidId(f"{text!r} is not valid base64") from None
+        if len(raw) != 30:
+            raise InvalidId(f"{text!r} does not decode to 30 bytes")
+        return cls(_unpack_id(raw, text, r), r)
+
+    @classmethod
+    def from_gnubg_id(cls, pid: str, ruleset="backgammon") -> "Position":
+        """A position from a GNU Backgammon Position ID (14 characters), player on roll to move.
+
+        Raises
+        ------
+        tawla.errors.InvalidId
+        tawla.errors.UnsupportedRuleset
+            For a ruleset whose board a gnubg ID cannot describe (pins).
+        """
+        from .formats.gnubg import decode_position_id
+
+        me, opp = decode_position_id(pid)
+        return cls._from_own_coords(get_ruleset(ruleset), me, opp)
+
+    @classmethod
+    def _from_own_coords(cls, r: Ruleset, me, opp) -> "Position":
+        """From two 26-tuples, each in its own side's numbering (0 off, 25 bar)."""
+        on_roll = {p: me[p] for p in range(1, 25) if me[p]}
+        opponent = {r.opponent_point(q): opp[q] for q in range(1, 25) if opp[q]}
+        bar = (me[25], opp[25])
+        off = (me[0], opp[0])
+        return cls.from_points(r, on_roll, opponent, bar=bar, off=off)
+
+    def _own_coords(self):
+        """(on_roll, opponent) as 26-tuples, each in its own side's numbering."""
+        row, r = self._row, self._ruleset
+        me = tuple(row[0:26])
+        opp = [0] * 26
+        opp[0], opp[25] = row[26], row[51]
+        for p in range(1, 25):
+            opp[r.opponent_point(p)] = row[26 + p]
+        return me, tuple(opp)
+
+    def gnubg_id(self) -> str:
+        """The GNU Backgammon Position ID (hitting games only).
+
+        Raises
+        ------
+        tawla.errors.UnsupportedRuleset
+            Mahbusa pin stacks and the Tawla 31 geometries are not gnubg positions.
+        """
+        from .errors import UnsupportedRuleset
+        from .formats.gnubg import encode_position_id
+
+        if not self._ruleset.has_bar:
+            raise UnsupportedRuleset(f"gnubg Position IDs describe backgammon boards, not {self._ruleset.name}")
+        return encode_position_id(*self._own_coords())
+
+    # --- views ----------------------------------------------------------------------
+    @property
+    def ruleset(self) -> Ruleset:
+        """The :class:`Ruleset` of this position."""
+        return self._ruleset
+
+    @property
+    def row(self) -> bytes:
+        """The packed row as ``bytes`` (length ``PACKED_WIDTH``)."""
+        return self._row
+
+    def to_array(self) -> np.ndarray:
+        """The packed row, ``uint8[PACKED_WIDTH]`` (layout: :mod:`tawla.layout`)."""
+        return np.frombuffer(self._row, dtype=np.uint8).copy()
+
+    def id(self) -> str:
+        """A short text ID: 40 characters of URL-safe base64 over 30 bytes (the 52 checker
+        counts of the row as 4-bit nibbles, then the 3 pin bytes and a zero byte).
+        :meth:`from_id` inverts it; the ruleset is not part of the ID."""
+        return base64.urlsafe_b64encode(_pack_id(self._row)).decode()
+
+    def to_points(self) -> dict:
+        """The keyword arguments of :meth:`from_points` that rebuild this position
+        (without the ruleset): ``on_roll``, ``opponent``, ``bar``, ``off``,
+        ``pinned_on_roll``, ``pinned_opponent``."""
+        row = self._row
+        pinned_me = _pinned_me(row)
+        return {
+            "on_roll": {p: row[p] for p in range(1, 25) if row[p]},
+            "opponent": {p: row[26 + p] for p in range(1, 25) if row[26 + p]},
+            "bar": (row[25], row[51]),
+            "off": (row[0], row[26]),
+            "pinned_on_roll": tuple(sorted(pinned_me)),
+            "pinned_opponent": tuple(p for p in range(1, 25)
+                                     if row[p] and row[26 + p] and p not in pinned_me),
+        }
+
+    def pip_count(self) -> tuple[int, int]:
+        """Pip counts (on roll, opponent), each in its own numbering; the bar counts 25 pips."""
+        me, opp = self._own_coords()
+        return (sum(p * me[p] for p in range(1, 26)), sum(q * opp[q] for q in range(1, 26)))
+
+    def flip(self) -> "Position":
+        """The same board seen from the other seat (the other player to move)."""
+        return Position(_flip_row(self._row, self._ruleset), self._ruleset)
+
+    # --- rules ----------------------------------------------------------------------
+    def legal_moves(self, dice) -> list:
+        """The legal moves for a roll (RULES.md §1.4, §1.5 and the ruleset's sections).
+
+        Parameters
+        ----------
+        dice : (int, int)
+            Each 1..6, in any order.
+
+        Returns
+        -------
+        list[tawla.Move]
+            One move per distinct resulting position, in canonical order; empty when the
+            turn passes (or the game is over).
+
+        Raises
+        ------
+        tawla.errors.InvalidDice
+        """
+        from .engine import legal_moves
+
+        return legal_moves(self, dice)
+
+    def play(self, move, dice=None) -> "Position":
+        """The position for the next turn: the board after ``move``, seen from the opponent.
+
+        Parameters
+        ----------
+        move : Move or str
+            A move from :meth:`legal_moves` for this position, or notation (then ``dice``
+            is required).
+        dice : (int, int), optional
+
+        Raises
+        ------
+        tawla.errors.IllegalMove
+            The move is not legal here.
+        """
+        from .moves import Move, parse_move
+
+        if isinstance(move, str):
+            if dice is None:
+                raise TawlaError("playing move text needs the dice")
+            move = parse_move(move, self, dice)
+        if not isinstance(move, Move):
+            raise TawlaError(f"play() takes a Move or move text, not {type(move).__name__}")
+        if move.source != self._row or move.ruleset != self._ruleset:
+            from .errors import IllegalMove
+
+            raise IllegalMove(f"move {move} was not generated for this position", text=str(move))
+        return Position(_flip_row(move.after, self._ruleset), self._ruleset)
+
+    def result(self, cube: int = 1) -> GameResult | None:
+        """The result if the game is over, else None (RULES.md §1.7, §1.8, §2.2, §4.4, §5.6).
+
+        Parameters
+        ----------
+        cube : int
+            Cube value (backgammon only; points are cube x 1/2/3).
+
+        Returns
+        -------
+        GameResult or None
+        """
+        from .reference.scoring import game_result
+
+        return game_result(self, cube)
+
+    def is_frozen(self) -> bool:
+        """§1.7: neither side has a legal single step with any die value (no-hit games)."""
+        from .reference.scoring import is_frozen
+
+        return is_frozen(self)
+
+    # --- dunder ---------------------------------------------------------------------
+    def __eq__(self, other):
+        return isinstance(other, Position) and self._row == other._row and self._ruleset == other._ruleset
+
+    def __hash__(self):
+        if self._hash is None:
+            self._hash = hash((self._row, self._ruleset))
+        return self._hash
+
+    def __repr__(self):
+        return f"Position.from_id({self.id()!r}, {self._ruleset.name!r})"
+
+    def __str__(self):
+        return _diagram(self)
+
+
+# --- the row: validation, flip, ID ------------------------------------------------------------
+def _pinned_me(row: bytes) -> set:
+    bits = row[52] | row[53] << 8 | row[54] << 16
+    return {p for p in range(1, 25) if bits >> (p - 1) & 1}
+
+
+def _validate(row: bytes, r: Ruleset, pinned_opp=None, counts=None) -> None:
+    """Raise InvalidPosition unless ``row`` is a valid position of ruleset ``r``."""
+    if len(row) != PACKED_WIDTH:
+        raise InvalidPosition(f"row has {len(row)} bytes, not {PACKED_WIDTH}")
+    me, opp = (counts if counts is not None else (list(row[0:26]), list(row[26:52])))
+    for who, side in (("on roll", me), ("opponent", opp)):
+        if any(n < 0 for n in side):
+            raise InvalidPosition(f"negative checker count for the side {who}")
+        if sum(side) != 15:
+            raise InvalidPosition(f"the side {who} has {sum(side)} checkers, not 15")
+    if any(row[55:]):
+        raise InvalidPosition("reserved bytes of the row are not zero")
+    if not r.has_bar and (me[25] or opp[25]):
+        raise InvalidPosition(f"{r.name} has no bar")
+    if me[0] == 15 and opp[0] == 15:
+        raise InvalidPosition("both sides have borne off all their checkers")
+    pinned_me = _pinned_me(row)
+    for p in range(1, 25):
+        both = me[p] and opp[p]
+        if p in pinned_me and not both:
+            raise InvalidPosition(f"point {p} is marked pinned but is not a pin stack")
+        if pinned_opp is not None and p in pinned_opp and not both:
+            raise InvalidPosition(f"point {p} is marked pinned but is not a pin stack")
+        if not both:
+            continue
+        if r.contact != PIN:
+            raise InvalidPosition(f"point {p} holds checkers of both sides ({r.name})")
+        if pinned_opp is not None and (p in pinned_me) == (p in pinned_opp):
+            raise InvalidPosition(f"point {p}: say which side's checker is pinned (exactly one)")
+        pinned_count = me[p] if p in pinned_me else opp[p]
+        if pinned_count != 1:
+            raise InvalidPosition(f"point {p} has {pinned_count} pinned checkers; a pin stack has exactly one")
+    if r.contact == HIT:
+        return
+
+
+def _flip_row(row: bytes, r: Ruleset) -> bytes:
+    """The row seen from the other seat."""
+    if _C is not None:
+        return _C.flip_row(row, r.geometry == "same")
+    new = bytearray(PACKED_WIDTH)
+    new[0], new[25], new[26], new[51] = row[26], row[51], row[0], row[25]
+    pinned_me = _pinned_me(row)
+    bits = 0
+    for p in range(1, 25):
+        q = r.opponent_point(p)
+        new[q] = row[26 + p]
+        new[26 + q] = row[p]
+        if row[p] and row[26 + p] and p not in pinned_me:  # opponent pinned -> new mover pinned
+            bits |= 1 << (q - 1)
+    new[52], new[53], new[54] = bits & 0xFF, bits >> 8 & 0xFF, bits >> 16 & 0xFF
+    return bytes(new)
+
+
+def _pack_id(row: bytes) -> bytes:
+    """30 bytes: the 52 count bytes as 4-bit nibbles, the 3 pin bytes, one zero byte."""
+    nib = bytearray(26)
+    for i in range(0, 52, 2):
+        nib[i // 2] = (row[i] & 0xF) | (row[i + 1] & 0xF) << 4
+    return bytes(nib) + row[52:55] + b"\0"
+
+
+def _unpack_id(raw: bytes, text: str, r: Ruleset) -> bytes:
+    if raw[-1] != 0:
+        raise InvalidId(f"{text!r}: padding byte is not zero")
+    row = bytearray(PACKED_WIDTH)
+    for i in range(26):
+        row[2 * i], row[2 * i + 1] = raw[i] & 0xF, raw[i] >> 4
+    row[52:55] = raw[26:29]
+    row = bytes(row)
+    _validate(row, r)
+    return row
+
+
+def positions_to_array(positions: Iterable[Position]) -> np.ndarray:
+    """Stack positions into ``uint8[N, PACKED_WIDTH]``."""
+    rows = [p.row for p in positions]
+    if not rows:
+        return np.zeros((0, PACKED_WIDTH), dtype=np.uint8)
+    return np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(rows), PACKED_WIDTH).copy()
+
+
+def array_to_positions(array, ruleset) -> list:
+    """``uint8[N, PACKED_WIDTH]`` -> list of validated :class:`Position`.
+
+    Raises
+    ------
+    tawla.errors.InvalidId, tawla.errors.InvalidPosition
+    """
+    arr = np.asarray(array)
+    if arr.ndim != 2 or arr.shape[1] != PACKED_WIDTH:
+        raise InvalidId(f"expected shape (N, {PACKED_WIDTH}), got {arr.shape}")
+    return [Position.from_array(row, ruleset) for row in arr]
+
+
+def ids_to_array(ids: Iterable[str], ruleset) -> np.ndarray:
+    """Position IDs (:meth:`Position.id`) -> ``uint8[N, PACKED_WIDTH]``."""
+    return positions_to_array(Position.from_id(t, ruleset) for t in ids)
+
+
+def array_to_ids(array, ruleset) -> list:
+    """``uint8[N, PACKED_WIDTH]`` -> list of position IDs."""
+    return [p.id() for p in array_to_positions(array, ruleset)]
+
+
+# --- the ASCII diagram ------------------------------------------------------------------------
+def _diagram(pos: Position) -> str:
+    """An ASCII board from the on-roll player's seat: his points 13..24 on top, 12..1 below.
+
+    ``X`` = on roll, ``O`` = opponent; a pin stack shows the pinner with a lower-case
+    letter for the pinned checker beneath (``Ox``: O pins X).
+    """
+    row = pos.row
+    pins = _pinned_me(row)
+
+    def cell(p):
+        me, opp = row[p], row[26 + p]
+        if me and opp:
+            return (f"{opp}O+x" if p in pins else f"{me}X+o").rjust(5)
+        if me:
+            return f"{me}X".rjust(5)
+        if opp:
+            return f"{opp}O".rjust(5)
+        return "    .".rjust(5)
+
+    top = list(range(13, 25))
+    bottom = list(range(12, 0, -1))
+    lines = [f"{pos.ruleset.name}: X on roll, O opponent (X's numbering)"]
+    lines.append(" " + "".join(f"{p:5d}" for p in top[:6]) + " |" + "".join(f"{p:5d}" for p in top[6:]))
+    lines.append(" " + "".join(cell(p) for p in top[:6]) + " |" + "".join(cell(p) for p in top[6:]))
+    lines.append(" " + "".join(cell(p) for p in bottom[:6]) + " |" + "".join(cell(p) for p in bottom[6:]))
+    lines.append(" " + "".join(f"{p:5d}" for p in bottom[:6]) + " |" + "".join(f"{p:5d}" for p in bottom[6:]))
+    pips = pos.pip_count()
+    lines.append(f" bar X {row[25]} O {row[51]}   off X {row[0]} O {row[26]}   pips X {pips[0]} O {pips[1]}")
+    return "\n".join(lines)

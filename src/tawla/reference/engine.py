@@ -1,0 +1,297 @@
+"""The reference engine: the rules of RULES.md written for clarity.
+
+This module is the oracle that the fast (Cython) engine is diffed against. It
+works on a small mutable :class:`State` in the mover's numbering, with the
+opponent's checkers indexed by the **mover's** points (the packed-row layout of
+:mod:`tawla.layout`). Every rule is one small function named after the RULES.md
+section it implements; a ruleset only switches them on and off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..layout import PACKED_WIDTH
+from ..rules import BLOCK, HIT, PIN, Ruleset
+from ..steps import Step
+
+__all__ = ["State", "Sequence", "legal_turns", "single_steps", "game_ended"]
+
+
+class State:
+    """A board in the mover's numbering (mutable; the engine copies it per step).
+
+    Attributes
+    ----------
+    me : list[int], length 26
+        Mover's checkers: ``me[0]`` off, ``me[1..24]`` on point p, ``me[25]`` bar.
+    opp : list[int], length 26
+        Opponent's checkers: ``opp[0]`` off, ``opp[p]`` on the **mover's** point p, ``opp[25]`` bar.
+    pinned_me, pinned_opp : set[int]
+        Mover's points holding a pinned mover checker / a pinned opponent checker (MAH).
+    """
+
+    __slots__ = ("me", "opp", "pinned_me", "pinned_opp")
+
+    def __init__(self, me, opp, pinned_me=(), pinned_opp=()):
+        self.me = list(me)
+        self.opp = list(opp)
+        self.pinned_me = set(pinned_me)
+        self.pinned_opp = set(pinned_opp)
+
+    @classmethod
+    def from_row(cls, row) -> "State":
+        row = bytes(row)
+        bits = row[52] | row[53] << 8 | row[54] << 16
+        me, opp = list(row[0:26]), list(row[26:52])
+        pinned_me = {p for p in range(1, 25) if bits >> (p - 1) & 1}
+        pinned_opp = {p for p in range(1, 25) if me[p] and opp[p] and p not in pinned_me}
+        return cls(me, opp, pinned_me, pinned_opp)
+
+    def to_row(self) -> bytes:
+        bits = sum(1 << (p - 1) for p in self.pinned_me)
+        tail = bytes((bits & 0xFF, bits >> 8 & 0xFF, bits >> 16 & 0xFF))
+        return bytes(self.me) + bytes(self.opp) + tail + bytes(PACKED_WIDTH - 55)
+
+    def copy(self) -> "State":
+        return State(self.me, self.opp, self.pinned_me, self.pinned_opp)
+
+    def key(self) -> bytes:
+        return self.to_row()
+
+    # --- what stands on a point -------------------------------------------
+    def mover_owns(self, p: int) -> bool:
+        """The mover has checkers on p and they are on top (not a pinned checker)."""
+        return self.me[p] > 0 and p not in self.pinned_me
+
+    def highest_point(self) -> int:
+        """The mover's highest occupied point (25 = bar), 0 when none is on the board."""
+        for p in range(25, 0, -1):
+            if self.me[p]:
+                return p
+        return 0
+
+
+@dataclass(frozen=True)
+class Sequence:
+    """A complete step sequence of §1.4: its steps, final state row, and whether it ended the game."""
+
+    steps: tuple
+    row: bytes
+    ended: bool
+
+
+# --- §1.5, §4.3, §5.5: bearing off ---------------------------------------------------------
+def bear_off_allowed(r: Ruleset, s: State) -> bool:
+    """§1.5: all the mover's checkers home (1..6, none on the bar), plus the ruleset's condition."""
+    if s.me[25] or any(s.me[p] for p in range(7, 25)):
+        return False
+    if r.bearoff_no_pinned and s.pinned_me:  # §4.3
+        return False
+    if r.bearoff_no_opponent_in_home and any(s.opp[p] for p in range(1, 7)):  # §5.5
+        return False
+    return True
+
+
+# --- §5.3, §6.3: the start lock ----------------------------------------------------------
+def start_lock_active(r: Ruleset, s: State) -> bool:
+    """§5.3 / §6.3: no checker on points 1..start_lock and none borne off."""
+    if not r.start_lock:
+        return False
+    return s.me[0] == 0 and not any(s.me[p] for p in range(1, r.start_lock + 1))
+
+
+# --- §2.1, §4.2, §5.2: where a checker may land ---------------------------------------------
+def can_land(r: Ruleset, s: State, t: int) -> bool:
+    """Whether the mover may land on point t (1..24) under the ruleset's contact rule."""
+    if r.contact == HIT:  # §2.1: empty, own, or a blot
+        return s.opp[t] <= 1
+    if r.contact == BLOCK:  # §5.2 / §6.2: any opponent checker closes the point
+        return s.opp[t] == 0
+    # PIN, §4.2: empty; owned by the mover (own point or the mover's pin stack); a lone free blot
+    if s.opp[t] == 0:
+        return t not in s.pinned_me  # (a pinned mover checker always has pinners on it)
+    if s.mover_owns(t):
+        return True
+    return s.opp[t] == 1 and s.me[t] == 0
+
+
+def single_steps(r: Ruleset, s: State, die: int):
+    """All legal single steps with one die on state s (RULES.md §8 ``legal_steps(s, d)``).
+
+    Yields
+    ------
+    (from_point, to_point, hit)
+        ``to_point`` 0 is off; ``hit`` is True when the step hits (STD/ADI) or pins (MAH).
+        Post-step checks (wall rule) are applied by :func:`apply_step`'s caller.
+    """
+    if r.has_bar and s.me[25]:  # §2.1: enter from the bar first
+        sources = [25]
+    else:
+        sources = [p for p in range(24, 0, -1) if s.me[p] and p not in s.pinned_me]
+    lock = start_lock_active(r, s)
+    bear = None
+    for p in sources:
+        if lock and p == 24 and s.me[24] < 15:  # §5.3 / §6.3 runner lock
+            continue
+        t = p - die
+        if t >= 1:
+            if can_land(r, s, t):
+                yield p, t, (r.contact in (HIT, PIN) and s.opp[t] == 1 and s.me[t] == 0)
+        elif p != 25:
+            if bear is None:
+                bear = bear_off_allowed(r, s)
+            if bear and (t == 0 or p == s.highest_point()):
+                yield p, 0, False
+
+
+def apply_step(r: Ruleset, s: State, p: int, t: int) -> State:
+    """The state after moving one checker from p to t (0 = off), hitting or pinning on the way."""
+    n = s.copy()
+    n.me[p] -= 1
+    if p in n.pinned_opp and n.me[p] == 0:  # §4.2: the last pinner leaves, the pinned one is free
+        n.pinned_opp.discard(p)
+    if t == 0:
+        n.me[0] += 1
+        return n
+    if n.opp[t] == 1 and n.me[t] == 0:
+        if r.contact == HIT:  # §2.1: the blot goes to the bar
+            n.opp[t] = 0
+            n.opp[25] += 1
+        elif r.contact == PIN:  # §4.2: the blot is pinned
+            n.pinned_opp.add(t)
+    n.me[t] += 1
+    return n
+
+
+# --- §6.5: the wall rule ---------------------------------------------------------------------
+def walls_ok(r: Ruleset, s: State) -> bool:
+    """§6.5: no run of six or more mover points, consecutive on the opponent's path,
+    without an opponent checker ahead of it (on the opponent's points below the run) or off."""
+    if s.opp[0]:
+        return True
+    occupied = sorted(r.opponent_point(p) for p in range(1, 25) if s.me[p])
+    opp_points = [r.opponent_point(p) for p in range(1, 25) if s.opp[p]]
+    lowest_opp = min(opp_points) if opp_points else 25
+    run_start, run_len, prev = None, 0, None
+    for q in occupied + [None]:
+        if q is not None and prev is not None and q == prev + 1:
+            run_len += 1
+        else:
+            if run_len >= 6 and lowest_opp >= run_start:
+                return False
+            run_start, run_len = q, 1
+        prev = q
+    return True
+
+
+# --- §1.7, §4.4, §5.6: the end of a game -------------------------------------------------
+def quadrant_locked(s: State) -> bool:
+    """§5.6: the mover occupies all six of his own points 19..24."""
+    return all(s.me[p] for p in range(19, 25))
+
+
+def mother_pinned(me, pinned, point24: int) -> bool:
+    """§4.4 ``mp(P)``: P has exactly one checker on his own point 24 and it is pinned."""
+    return me[point24] == 1 and point24 in pinned
+
+
+def game_ended(r: Ruleset, s: State) -> bool:
+    """Whether the step just made by the mover ended the game (15th checker off, §5.6 lock,
+    §4.4 plakoto mother rule)."""
+    if s.me[0] == 15:
+        return True
+    if r.quadrant_lock_win and quadrant_locked(s):
+        return True
+    if r.mother_rule == "plakoto":
+        x24 = r.opponent_point(24)  # the opponent's own 24, in the mover's numbering
+        mp_x = mother_pinned(s.opp, s.pinned_opp, x24)
+        mp_y = mother_pinned(s.me, s.pinned_me, 24)
+        if mp_x and (mp_y or s.me[24] == 0):
+            return True
+    return False
+
+
+# --- §1.4: the maximum-dice rule -----------------------------------------------------------
+def expand_dice(dice) -> tuple:
+    """§1.3: a non-double gives two dice, a double four."""
+    a, b = dice
+    return (a, a, a, a) if a == b else (max(a, b), min(a, b))
+
+
+def next_steps(r: Ruleset, s: State, remaining: tuple):
+    """Every legal single step from s with one of the remaining dice, with the state after it.
+
+    Yields (Step, new_state, remaining_after), dice tried from high to low and
+    from-points from high to low (this order defines the canonical step path of a move).
+    """
+    for d in sorted(set(remaining), reverse=True):
+        rest = list(remaining)
+        rest.remove(d)
+        rest = tuple(rest)
+        for p, t, hit in single_steps(r, s, d):
+            n = apply_step(r, s, p, t)
+            if r.wall_rule and not walls_ok(r, n):  # post_step_ok, §6.5 (D18)
+                continue
+            yield Step(p, t, d, hit), n, rest
+
+
+def legal_turns(r: Ruleset, s: State, dice) -> list:
+    """§1.4 ``legal_turns``: the complete step sequences the maximum-dice rule keeps.
+
+    Parameters
+    ----------
+    r : Ruleset
+    s : State
+        The position, seen from the mover.
+    dice : (int, int)
+        The roll, each 1..6.
+
+    Returns
+    -------
+    list[Sequence]
+        The kept sequences (several may reach one final position). Empty when the turn
+        passes. A sequence that ends the game counts as using every die (D17).
+    """
+    dice4 = expand_dice(dice)
+    found: list[Sequence] = []
+    seen = set()
+
+    def rec(state: State, remaining: tuple, steps: tuple):
+        extended = False
+        for step, n, rest in next_steps(r, state, remaining):
+            extended = True
+            key = (n.key(), rest)
+            if key in seen:  # same state, same dice left: same continuations as before
+                continue
+            seen.add(key)
+            if game_ended(r, n):
+                found.append(Sequence(steps + (step,), n.to_row(), True))
+            else:
+                rec(n, rest, steps + (step,))
+        if not extended:
+            found.append(Sequence(steps, state.to_row(), False))
+
+    rec(s, dice4, ())
+    length = {id(x): len(dice4) if x.ended else len(x.steps) for x in found}
+    best = max(length.values())
+    if best == 0:
+        return []
+    kept = [x for x in found if length[id(x)] == best]
+    if best == 1 and dice[0] != dice[1]:  # §1.4: with one die only, the larger one if possible
+        high = max(dice)
+        if any(x.steps[0].die == high for x in kept):
+            kept = [x for x in kept if x.steps[0].die == high]
+    return kept
+
+
+def best_length(r: Ruleset, s: State, remaining: tuple) -> int:
+    """How many more dice can be used from s (a game-ending step counts all of them, D17)."""
+    best = 0
+    for step, n, rest in next_steps(r, s, remaining):
+        if game_ended(r, n):
+            return len(remaining)
+        best = max(best, 1 + best_length(r, n, rest))
+        if best == len(remaining):
+            break
+    return best
