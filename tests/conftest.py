@@ -1,0 +1,39 @@
+"""Shared fixtures: the data in ../shared (skipped with a reason outside CI, a failure under CI)."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def shared_path(*parts) -> Path:
+    """A path under ../shared; skips the test (or fails it under CI=true) when absent."""
+    p = SHARED.joinpath(*parts)
+    if not p.exists():
+        msg = f"{p} is missing (the shared data folder beside the repository)"
+        if IN_CI:
+            pytest.fail(msg + "; under CI a missing file is a failure")
+        pytest.skip(msg)
+    return p
+
+
+def require_module(name: str):
+    """Import an oracle module; skip without it locally, fail under CI."""
+    try:
+        return __import__(name)
+    except ImportError as e:
+        if IN_CI:
+            pytest.fail(f"{name} is required under CI: {e}")
+        pytest.skip(f"{name} is not installed: {e}")
+
+
+def position_ids():
+    """The 2000 gnubg Position IDs of ../shared/data/positions (contact then race)."""
+    folder = shared_path("data", "positions")
+    ids = []
+    for f in sorted(folder.glob("*.pid")):
+        ids += [line.strip() for line in f.read_text().splitlines() if line.strip()]
+    return ids
