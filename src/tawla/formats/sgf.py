@@ -1,0 +1,322 @@
+"""Minimal reader for gnubg SGF match files (``GM[6]``).
+
+Only what is needed to get the games and actions out: analysis properties
+(``A``, ``DA``, ``MR``, ``LU``, ``GS`` ...) are ignored.  The result uses the
+same :class:`~tawla.formats.matfile.Action` / ``Game`` / ``MatchRecord``
+classes as the ``.mat`` reader, and plays are converted to the mover's own
+point numbering (``"13/7* 8/7"``, bar = 25, off = 0), the way gnubg writes
+them in a ``.mat`` export, so both can be replayed the same way.
+
+gnubg SGF essentials::
+
+    (;FF[4]GM[6]MI[length:7][game:0][ws:0][bs:0]PW[Player A]PB[Player B]
+      RU[Crawford]RE[B+2R]
+     ;B[41lpab]             dice 4-1, moves l->p and a->b
+     ;W[31fehe]
+     ;W[double] ;B[take]    cube actions (also ;B[drop])
+     ;B[51]                 dice only: no move
+    )(;FF[4]GM[6]MI[length:7][game:1][ws:0][bs:2] ...)
+
+One game tree per game.  Point letters ``a``..``x`` are one absolute
+numbering: for ``W`` (``PW``, player 1, left column) letter index ``i`` is
+point ``i + 1``; for ``B`` (``PB``, player 2) it is point ``24 - i``.  ``y``
+is the bar and ``z`` is off for both.  Hits are implicit in SGF; the reader
+keeps a checker count per point from the starting position (no rule checks)
+to add gnubg's ``*`` (position-setup properties such as ``AW``/``AB`` are not
+supported and would only spoil the ``*`` marks).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from tawla.errors import FormatError
+from tawla.formats.matfile import (
+    DOUBLE,
+    DROP,
+    ILLEGAL,
+    ROLL,
+    TAKE,
+    WIN,
+    Action,
+    Game,
+    MatchRecord,
+    read_text,
+)
+
+__all__ = ["read_sgf", "parse_sgf", "sgf_point"]
+
+_TOKEN_RE = re.compile(
+    r"\s*(?:(?P<punct>[();])|(?P<ident>[A-Za-z]+)|(?P<value>\[(?:\\.|[^\]\\])*\]))", re.DOTALL
+)
+_RESULT_RE = re.compile(r"^(?P<who>[BW])\+(?P<points>\d+)(?P<resign>R)?$")
+_MOVE_RE = re.compile(r"^(?P<d1>[1-6])(?P<d2>[1-6])(?P<moves>[a-z]*)$")
+
+
+def sgf_point(letter: str, player: int) -> int:
+    """Convert a gnubg SGF point letter to the mover's own point number.
+
+    Parameters
+    ----------
+    letter : str
+        ``"a"``..``"x"`` (board points), ``"y"`` (bar) or ``"z"`` (off).
+    player : int
+        0 for ``W`` / ``PW``, 1 for ``B`` / ``PB``.
+
+    Returns
+    -------
+    int
+        1..24 in the mover's numbering, 25 for the bar, 0 for off.
+
+    Raises
+    ------
+    FormatError
+        For a letter outside ``a``..``z``.
+    """
+    index = ord(letter) - ord("a")
+    if not 0 <= index <= 25:
+        raise FormatError(f"bad SGF point letter {letter!r}")
+    if index == 24:
+        return 25
+    if index == 25:
+        return 0
+    return index + 1 if player == 0 else 24 - index
+
+
+def _tokens(text: str):
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = _TOKEN_RE.match(text, pos)
+        if not m:
+            if text[pos:].strip() == "":
+                return
+            raise FormatError(f"SGF syntax error at offset {pos}: {text[pos:pos + 20]!r}")
+        pos = m.end()
+        if m["punct"]:
+            yield "punct", m["punct"]
+        elif m["ident"]:
+            yield "ident", m["ident"]
+        else:
+            raw = m["value"][1:-1]
+            yield "value", re.sub(r"\\(.)", r"\1", raw, flags=re.DOTALL)
+
+
+def _parse_trees(text: str) -> list[list[dict[str, list[str]]]]:
+    """Parse SGF text into the main line (list of nodes) of each top-level tree.
+
+    A node is a dict ``{property: [values]}``.  In variations only the first
+    branch is followed.
+    """
+    tokens = list(_tokens(text))
+    trees = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i] != ("punct", "("):
+            raise FormatError(f"SGF syntax error: expected '(' , got {tokens[i][1]!r}")
+        line, i = _parse_tree(tokens, i)
+        trees.append(line)
+    return trees
+
+
+def _parse_tree(tokens: list, i: int) -> tuple[list[dict], int]:
+    """Parse the game tree starting at ``tokens[i] == '('``; return (main line, next index)."""
+    i += 1
+    nodes: list[dict] = []
+    node: dict | None = None
+    prop: str | None = None
+    children: list[list[dict]] = []
+    while i < len(tokens):
+        kind, tok = tokens[i]
+        if kind == "punct" and tok == ")":
+            return nodes + (children[0] if children else []), i + 1
+        if kind == "punct" and tok == "(":
+            child, i = _parse_tree(tokens, i)
+            children.append(child)
+            continue
+        if children:
+            raise FormatError("SGF syntax error: node after a variation")
+        if kind == "punct":  # ';'
+            node, prop = {}, None
+            nodes.append(node)
+        elif kind == "ident":
+            if node is None:
+                raise FormatError(f"SGF syntax error: property {tok} outside a node")
+            prop = "".join(c for c in tok if c.isupper())
+            node.setdefault(prop, [])
+        else:
+            if node is None or prop is None:
+                raise FormatError("SGF syntax error: value without a property")
+            node[prop].append(tok)
+        i += 1
+    raise FormatError("SGF syntax error: unclosed game tree")
+
+
+def read_sgf(path: str | os.PathLike) -> MatchRecord:
+    """Read a gnubg SGF match file.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    MatchRecord
+        One :class:`Game` per game tree, with the same actions a gnubg
+        ``.mat`` export of the match gives (hits starred), the result
+        as a final ``"win"`` action, ``resigned`` from the ``R`` of ``RE``.
+        ``Action.line`` is None; ``Action.move_number`` is the 1-based index
+        of the node within its game.
+
+    Raises
+    ------
+    FormatError
+        If the file is not a gnubg backgammon SGF (``GM[6]``) or is
+        syntactically broken.
+    """
+    try:
+        text = read_text(path)
+    except OSError as exc:
+        raise FormatError(f"cannot read SGF file: {exc}", file=str(path)) from exc
+    return parse_sgf(text, path=str(path))
+
+
+def parse_sgf(text: str, path: str | os.PathLike | None = None) -> MatchRecord:
+    """Parse the text of a gnubg SGF match (see :func:`read_sgf`).
+
+    Parameters
+    ----------
+    text : str
+    path : str or path-like, optional
+        Stored in the record and used in error messages.
+
+    Returns
+    -------
+    MatchRecord
+    """
+    fname = None if path is None else str(path)
+    try:
+        trees = _parse_trees(text)
+    except FormatError as exc:
+        raise FormatError(str(exc), file=fname) from exc
+    if not trees:
+        raise FormatError("no SGF game tree", file=fname)
+    games: list[Game] = []
+    headers: dict[str, str] = {}
+    match_length = 0
+    for index, nodes in enumerate(trees):
+        root = nodes[0] if nodes else {}
+        if root.get("GM", ["6"])[0] != "6":
+            raise FormatError(f"not a backgammon SGF (GM[{root['GM'][0]}])", file=fname,
+                              game=index + 1)
+        info = dict(v.split(":", 1) for v in root.get("MI", []) if ":" in v)
+        try:
+            length, number = int(info.get("length", 0)), int(info.get("game", index)) + 1
+            score = (int(info.get("ws", 0)), int(info.get("bs", 0)))
+        except ValueError as exc:
+            raise FormatError(f"bad MI property: {exc}", file=fname, game=index + 1) from exc
+        if index == 0:
+            match_length = length
+            headers = _headers(root)
+        game = Game(
+            number=number,
+            score=score,
+            players=(_first(root, "PW"), _first(root, "PB")),
+        )
+        _read_moves(game, nodes[1:])
+        _read_result(game, _first(root, "RE"))
+        games.append(game)
+    players = games[0].players if games else ("", "")
+    return MatchRecord(
+        path=fname,
+        headers=headers,
+        match_length=match_length,
+        players=players,
+        games=games,
+        variation="Backgammon",
+    )
+
+
+def _first(node: dict, prop: str) -> str:
+    values = node.get(prop)
+    return values[0] if values else ""
+
+
+def _headers(root: dict) -> dict[str, str]:
+    """Map the root properties a ``.mat`` file also has to its header names."""
+    headers = {}
+    for prop, key in (("PW", "Player 1"), ("PB", "Player 2"), ("PC", "Site"), ("EV", "Event")):
+        if root.get(prop):
+            headers[key] = root[prop][0]
+    if root.get("DT"):
+        headers["EventDate"] = root["DT"][0].replace("-", ".")
+    return headers
+
+
+_START = {24: 2, 13: 5, 8: 3, 6: 5}
+
+
+def _read_moves(game: Game, nodes: list[dict]) -> None:
+    """Turn the ``B``/``W`` nodes of one game into actions.
+
+    A plain checker count per point is kept (no rules are checked) only to
+    mark hits with ``*`` the way gnubg's ``.mat`` export does.
+    """
+    cube = 1
+    board = [dict(_START), dict(_START)]  # own numbering, 25 = bar
+    for number, node in enumerate(nodes, start=1):
+        for prop in ("W", "B"):
+            if prop not in node:
+                continue
+            player = 0 if prop == "W" else 1
+            value = node[prop][0] if node[prop] else ""
+            act = Action(player=player, kind=ILLEGAL, raw=value, move_number=number)
+            low = value.lower()
+            if low == "double":
+                act.kind, act.value = DOUBLE, cube * 2
+            elif low == "take":
+                act.kind = TAKE
+                cube *= 2
+            elif low == "drop":
+                act.kind = DROP
+            elif (m := _MOVE_RE.match(value)) and len(m["moves"]) % 2 == 0:
+                act.kind, act.dice = ROLL, (int(m["d1"]), int(m["d2"]))
+                letters = m["moves"]
+                act.play = " ".join(
+                    _move_text(board, player, sgf_point(letters[i], player),
+                               sgf_point(letters[i + 1], player))
+                    for i in range(0, len(letters), 2)
+                )
+            else:
+                act.play = value
+                game.defects.append(f"node {number}: unreadable move {prop}[{value}]")
+            game.actions.append(act)
+
+
+def _move_text(board: list[dict], player: int, src: int, dst: int) -> str:
+    """Apply one checker move to the count board; return ``"src/dst"`` (``*`` on a hit)."""
+    mine, theirs = board[player], board[1 - player]
+    mine[src] = mine.get(src, 0) - 1
+    hit = False
+    if dst > 0:
+        mine[dst] = mine.get(dst, 0) + 1
+        if theirs.get(25 - dst, 0) == 1:
+            theirs[25 - dst] = 0
+            theirs[25] = theirs.get(25, 0) + 1
+            hit = True
+    return f"{src}/{dst}{'*' if hit else ''}"
+
+
+def _read_result(game: Game, result: str) -> None:
+    """Fill winner/points/resigned from ``RE[W+2]`` / ``RE[B+4R]``, add the win action."""
+    m = _RESULT_RE.match(result.strip())
+    if not m:
+        game.defects.append(f"no readable result (RE[{result}])")
+        return
+    game.winner = 0 if m["who"] == "W" else 1
+    game.points = int(m["points"])
+    game.resigned = bool(m["resign"])
+    game.actions.append(
+        Action(player=game.winner, kind=WIN, value=game.points, raw=result)
+    )
