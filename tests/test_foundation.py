@@ -163,12 +163,21 @@ class TestParse:
         assert m.result_position().to_points()["bar"] == (0, 1)
 
     def test_ambiguous(self):
-        # 13/4 with 6-3: via 7 (hitting the blot) or via 10 (not hitting): two positions
-        p = Position.from_points(BG, {13: 1, 1: 14}, {7: 1, 20: 14})
+        # 13/4 with 6-3 via 7 or via 10, hitting a blot on each: two positions, and the text
+        # (hits unmarked, as Galaxy writes) names neither exactly.
+        p = Position.from_points(BG, {13: 1, 1: 14}, {7: 1, 10: 1, 20: 13})
         with pytest.raises(errors.AmbiguousMove) as e:
             tawla.parse_move("13/4", p, (6, 3))
-        assert sorted(map(str, e.value.legal)) == ["13/4", "13/7*/4"]
+        assert sorted(map(str, e.value.legal)) == ["13/10*/4", "13/7*/4"]
         assert str(tawla.parse_move("13/7*/4", p, (6, 3))) == "13/7*/4"
+
+    def test_exact_notation_wins(self):
+        # GNU Backgammon notation shows an intermediate point only where a hit happened, so
+        # "13/4" is the route via 10 (no hit) and "13/7*/4" the route via 7.
+        p = Position.from_points(BG, {13: 1, 1: 14}, {7: 1, 20: 14})
+        assert sorted(moves_text(p, (6, 3))) == ["13/4", "13/7*/4"]
+        assert tawla.parse_move("13/4", p, (6, 3)).result_position().to_points()["bar"] == (0, 0)
+        assert tawla.parse_move("13/7*/4", p, (6, 3)).result_position().to_points()["bar"] == (0, 1)
 
     def test_pass(self):
         closed = Position.from_gnubg_id("27YBAAAAACAAAA")

@@ -2,10 +2,12 @@
 
 ``tawla moves ID DICE``   the legal plays of a position (gnubg Position ID, XGID or tawla ID)
 ``tawla board ID``        the board diagram of a position
+``tawla analyze FILE...``  replay and analyse match records (.mat/.txt/.sgf; dirs, globs)
+``tawla selfplay``        the engine plays itself and writes a .mat record
 ``tawla bench``           the speed table (fast vs reference vs external engines)
 
-Exit status: 0 on success, 1 when the input is bad (malformed ID, dice, ...), 2 on
-usage errors.
+Exit status: 0 on success, 1 when the input is bad (malformed ID, dice, an illegal
+play in a record, ...), 2 on usage errors.
 """
 
 from __future__ import annotations
@@ -75,6 +77,71 @@ def _cmd_board(args) -> int:
     return 0
 
 
+def sample_files() -> list:
+    """The bundled self-play samples that ``tawla analyze`` reads when given no file."""
+    from importlib import resources
+
+    folder = resources.files("tawla") / "data"
+    return sorted(str(p) for p in folder.iterdir() if p.name.endswith(".mat"))
+
+
+def _cmd_analyze(args) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from .analysis import HeuristicEvaluator, analyze_paths, collect_files, default_evaluator
+    from .report import render_text, to_json
+
+    if args.files:
+        try:
+            paths = collect_files(args.files)
+        except FileNotFoundError as e:
+            print(f"tawla analyze: no such file or directory: {e}", file=sys.stderr)
+            return 2
+    else:
+        paths = sample_files()
+        if not args.json:
+            print("No file given: analysing the bundled self-play samples. Next, try the real archives:\n"
+                  "  tawla analyze ../shared/data/matches\n", file=sys.stderr)
+    if not paths:
+        print("tawla analyze: no match records found", file=sys.stderr)
+        return 2
+    evaluator = None if args.no_eval else (HeuristicEvaluator() if args.heuristic else default_evaluator())
+    show = not args.no_progress and not args.json and sys.stderr.isatty() or args.progress
+    err = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[games]} games"), console=err, disable=not show,
+                  transient=True) as bar:
+        task = bar.add_task("analysing", total=len(paths), games=0)
+        games = [0]
+
+        def tick(path, rep):
+            games[0] += len(rep.games)
+            bar.update(task, advance=1, games=games[0], description=f"{path.name if hasattr(path, 'name') else path}")
+
+        reports = analyze_paths(paths, evaluator=evaluator, ruleset=args.ruleset, progress=tick)
+    if args.json:
+        print(to_json(reports, evaluator))
+    else:
+        render_text(reports, evaluator, worst=args.worst)
+    return 0 if all(r.ok for r in reports) else 1
+
+
+def _cmd_selfplay(args) -> int:
+    from .formats.matfile import write_match
+    from .selfplay import selfplay
+
+    record = selfplay(args.ruleset, games=args.games, length=args.length, seed=args.seed, policy=args.policy)
+    text = write_match(record)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"wrote {len(record.games)} games to {args.output}", file=sys.stderr)
+    return 0
+
+
 def _cmd_bench(args, rest) -> int:
     from . import bench
 
@@ -95,6 +162,26 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("position")
     b.add_argument("--ruleset", default="backgammon", choices=list(RULESET_IDS) + ["bg", "sheshbesh", "31"])
     b.set_defaults(func=_cmd_board)
+
+    a = sub.add_parser("analyze", help="replay and analyse match records (.mat/.txt/.sgf, dirs, globs)")
+    a.add_argument("files", nargs="*", help="files, directories or globs; none: the bundled samples")
+    a.add_argument("--json", action="store_true", help="machine-readable output")
+    a.add_argument("--ruleset", default=None, help="override the record's Variation header")
+    a.add_argument("--worst", type=int, default=3, help="worst decisions listed per file")
+    a.add_argument("--heuristic", action="store_true", help="use the small built-in evaluator")
+    a.add_argument("--no-eval", action="store_true", help="replay only, no ranking of plays")
+    a.add_argument("--progress", action="store_true", help="show the progress bar even when not a terminal")
+    a.add_argument("--no-progress", action="store_true")
+    a.set_defaults(func=_cmd_analyze)
+
+    sp = sub.add_parser("selfplay", help="the engine plays itself; writes a .mat record")
+    sp.add_argument("--ruleset", default="backgammon")
+    sp.add_argument("--games", type=int, default=None, help="a money session of N games")
+    sp.add_argument("--length", type=int, default=None, help="a match to N points (default per ruleset)")
+    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--policy", default="random", help="random, or a tawla.Bot level")
+    sp.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
+    sp.set_defaults(func=_cmd_selfplay)
 
     sub.add_parser("bench", help="speed table: fast vs reference vs external engines (options: tawla bench -h)",
                    add_help=False)

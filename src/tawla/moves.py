@@ -173,6 +173,11 @@ def parse_move(text: str, position, dice) -> Move:
     compound single-checker moves (``24/13``), ``(n)`` repeats, and ``""`` /
     ``Cannot Move`` for a pass. Points are in the mover's numbering.
 
+    The text is matched by the positions it can lead to. When it fits several legal
+    moves and exactly one of them is written that way in GNU Backgammon notation (which
+    shows an intermediate point only where a hit happened), that one is meant:
+    ``13/4`` is the route that hits nothing, ``13/7*/4`` the one hitting on 7.
+
     Parameters
     ----------
     text : str
@@ -210,6 +215,10 @@ def parse_move(text: str, position, dice) -> Move:
     finals = set()
     _realise(r, ref.State.from_row(position.row), ref.expand_dice(dice), tuple(segs), finals, set())
     matches = [by_after[f] for f in finals if f in by_after]
+    if len(matches) > 1:  # our own notation names one of them exactly (13/3 is not 13/9*/3)
+        exact = [m for m in matches if sorted(str(m).split()) == sorted(text.split())]
+        if len(exact) == 1:
+            matches = exact
     if len(matches) == 1:
         return matches[0]
     alts = ", ".join(map(str, legal)) or "(none: the turn passes)"

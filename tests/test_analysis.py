@@ -1,0 +1,200 @@
+"""The main job: replaying the real match archive, mutations, round trips, the command.
+
+Real input: ../shared/data/matches (SOURCES.md describes each file and its defects).
+"""
+
+import json
+import random
+
+import pytest
+
+import tawla
+from tawla.analysis import analyze_paths, analyze_record, collect_files, read_record
+from tawla.cli import main, sample_files
+from tawla.formats import matfile
+
+from conftest import shared_path
+
+KNOWN_BAD = {  # SOURCES.md "Known bad data": (file, game) -> move number of the first defect
+    ("match_25pt_2008-12-29.txt", 11): 24,
+    ("match_25pt_2008-12-29.txt", 17): 24,
+    ("match_25pt_2008-12-29.txt", 18): 13,
+    ("studio_3pt_2024-05-11_id4211790.txt", 2): 24,
+}
+NOT_JELLYFISH = {"gammonx-variants", "bgammon-replay"}  # other formats: noted, not read
+
+
+@pytest.fixture(scope="module")
+def archive():
+    folder = shared_path("data", "matches")
+    files = [p for p in collect_files([folder]) if p.parent.name not in NOT_JELLYFISH]
+    return files, analyze_paths(files)
+
+
+def test_every_clean_game_replays(archive):
+    files, reports = archive
+    mats = [r for r in reports if not r.path.endswith(".sgf")]
+    sgfs = [r for r in reports if r.path.endswith(".sgf")]
+    assert len(mats) == 49 and len(sgfs) == 4
+    assert all(r.error is None for r in reports)
+    mat_games = [(r.path.rsplit("/", 1)[1], g) for r in mats for g in r.games]
+    assert len(mat_games) == 476
+    clean = [g for name, g in mat_games if (name, g.number) not in KNOWN_BAD]
+    assert len(clean) == 472
+    assert [g.error for g in clean if g.error] == []
+    assert sum(len(g.games) for g in sgfs) == 14
+    assert [g.error for r in sgfs for g in r.games if g.error] == []
+    plays = sum(len(g.decisions) for _, g in mat_games)
+    print(f"\n[archive] {len(clean)} clean .mat/.txt games + 14 SGF games replayed, {plays} .mat plays")
+
+
+def test_known_bad_records_report_exactly_their_defects(archive):
+    _files, reports = archive
+    found = {(r.path.rsplit("/", 1)[1], g.number): g for r in reports for g in r.games if g.error}
+    assert set(found) == set(KNOWN_BAD)
+    for key, move in KNOWN_BAD.items():
+        g = found[key]
+        assert g.error_move == move
+        assert key[0] in g.error and f"game {key[1]}" in g.error and f"move {move}" in g.error
+        assert ("????" in g.error) == key[0].startswith("studio")
+
+
+def test_roll_then_resign_is_not_illegal(archive):
+    _files, reports = archive
+    notes = [n for r in reports if not r.path.endswith(".sgf") for g in r.games for n in g.notes
+             if "and resigned" in n]
+    assert len(notes) == 9  # SOURCES.md: seen 9 times
+
+
+def test_recorded_scores_are_checked(archive):
+    _files, reports = archive
+    notes = {(r.path.rsplit("/", 1)[1], g.number): n for r in reports for g in r.games for n in g.notes
+             if "points" in n}
+    assert notes[("test_match_4.txt", 26)] == "recorded 3 points: 4 capped at the 3 needed"
+    assert notes[("galaxy_1pt_match1495872.txt", 1)] == "recorded 1 points: 2 capped at the 1 needed"
+    assert len(notes) == 2  # everything else agrees with cube x 1/2/3 (Jacoby in money play)
+
+
+def _illegal_variant(pos, dice, text, rng):
+    """A play text that is illegal in ``pos``: one legal play with one checker's target moved."""
+    tokens = text.split()
+    for _ in range(50):
+        i = rng.randrange(len(tokens))
+        head = tokens[i].split("(")[0].rstrip("*")
+        parts = head.split("/")
+        try:
+            src = 25 if parts[0] == "bar" else int(parts[0])
+        except ValueError:
+            continue
+        target = rng.randint(1, 24)
+        if target >= src:
+            continue
+        cand = " ".join(tokens[:i] + [f"{parts[0]}/{target}"] + tokens[i + 1:])
+        try:
+            tawla.parse_move(cand, pos, dice)
+        except tawla.errors.IllegalMove:
+            return cand
+    return None
+
+
+def test_mutations_are_located():
+    folder = shared_path("data", "matches")
+    rng = random.Random(20261130)
+    files = [p for p in collect_files([folder]) if p.suffix != ".sgf" and p.parent.name not in NOT_JELLYFISH]
+    targets = []  # (file, game number, move number)
+    used_games = set()
+    while len(targets) < 20:
+        path = rng.choice(files)
+        rec = read_record(path)
+        gi = rng.randrange(len(rec.games))
+        game = rec.games[gi]
+        if (path, game.number) in used_games or game.defects:
+            continue
+        rolls = [a for a in game.actions if a.kind == "roll" and a.play]
+        if not rolls:
+            continue
+        act = rng.choice(rolls)
+        # replay up to the action to know the position
+        rep = analyze_record(rec)
+        if rep.games[gi].error:
+            continue
+        pos = tawla.get_ruleset("bg").initial_position()
+        for a in game.actions:
+            if a is act:
+                break
+            if a.kind == "roll":
+                pos = pos.play(tawla.parse_move(a.play, pos, a.dice)) if a.play else pos.flip()
+        bad = _illegal_variant(pos, act.dice, act.play, rng)
+        if bad is None:
+            continue
+        act.play = bad
+        mutated = matfile.parse_match(matfile.write_match(rec), path=str(path))
+        rep = analyze_record(mutated)
+        g = rep.games[gi]
+        assert g.error is not None, (path, game.number, act.move_number, bad)
+        assert g.error_move == act.move_number and f"game {game.number}" in g.error and bad in g.error
+        assert "legal" in g.error
+        used_games.add((path, game.number))
+        targets.append((path.name, game.number, act.move_number))
+    assert len({(f, g) for f, g, _ in targets}) == 20
+
+
+def test_round_trip_through_the_writer(archive):
+    files, reports = archive
+    for path, rep in zip(files, reports):
+        if path.suffix == ".sgf":
+            continue
+        rec = read_record(path)
+        again = matfile.parse_match(matfile.write_match(rec), path=str(path))
+        rep2 = analyze_record(again)
+        assert [g.score for g in again.games] == [g.score for g in rec.games]
+        for g1, g2 in zip(rep.games, rep2.games):
+            assert (g1.error is None) == (g2.error is None)
+            assert [d.move for d in g1.decisions] == [d.move for d in g2.decisions]
+            assert (g1.cube_actions, g1.winner, g1.points, g1.ending) == (g2.cube_actions, g2.winner, g2.points,
+                                                                         g2.ending)
+
+
+def test_selfplay_records_round_trip_and_replay():
+    from tawla.selfplay import selfplay
+
+    for name in tawla.RULESET_IDS:
+        rec = selfplay(name, games=3, seed=5)
+        text = matfile.write_match(rec)
+        again = matfile.parse_match(text)
+        assert again.variation == name
+        rep = analyze_record(again)
+        assert rep.ok, [g.error for g in rep.games]
+        assert rep.ruleset == name
+        assert all(g.ending for g in rep.games)
+        assert matfile.write_match(selfplay(name, games=3, seed=5)) == text  # deterministic
+
+
+def test_bundled_samples_are_reproducible():
+    from tawla.selfplay import selfplay
+
+    files = {p.rsplit("/", 1)[1]: p for p in sample_files()}
+    assert set(files) == {"sample_backgammon.mat", "sample_tawla31.mat"}
+    for name, (ruleset, length) in {"sample_backgammon.mat": ("backgammon", 3),
+                                    "sample_tawla31.mat": ("tawla31", 11)}.items():
+        text = open(files[name], encoding="utf-8").read()
+        assert matfile.write_match(selfplay(ruleset, length=length, seed=1)) == text
+
+
+def test_cli_exit_codes(capsys, tmp_path):
+    assert main(["analyze", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "sample_backgammon.mat" in out and "sample_tawla31.mat" in out
+    assert main(["analyze", str(tmp_path / "nope.mat")]) == 2
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 1 point match\n\n Game 1\n A : 0      B : 0\n  1) 31: 8/5 6/5     42: 8/4 6/1\n")
+    assert main(["analyze", "--no-progress", str(bad)]) == 1
+    capsys.readouterr()
+    assert main(["analyze", "--json", str(bad)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["summary"]["games_with_errors"] == 1
+    (g,) = data["matches"][0]["games"]
+    assert g["error_move"] == 1 and "8/4 6/1" in g["error"]
+    garbage = tmp_path / "garbage.txt"
+    garbage.write_text("this is not a match\n")
+    assert main(["analyze", "--no-progress", str(garbage)]) == 1
