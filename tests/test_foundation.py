@@ -294,3 +294,23 @@ def test_cli_moves(capsys):
     assert main(["moves", "4HPwATDgc/ABMA", "71"]) == 1
     assert main(["moves", "garbage", "31"]) == 1
     assert main(["frobnicate"]) == 2
+
+
+# --- XGID and Match ID through the public API -------------------------------------------------
+def test_xgid_and_match_id():
+    start, state = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    assert start == BG.initial_position()
+    assert (state.cube_value, state.cube_owner, state.player_on_roll, state.match_length) == (1, None, 0, 0)
+    assert start.xgid(state) == "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    pos, st = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:1:-1:-1:52:2:4:0:9:10")
+    assert (st.cube_value, st.cube_owner, st.player_on_roll, st.dice, st.score, st.match_length) == \
+        (2, 1, 1, (5, 2), (2, 4), 9)
+    assert pos.xgid(st) == "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:52:2:4:0:9:10"
+    m = tawla.MatchState.from_match_id("QYkqASAAIAAA")  # the gnubg manual's example
+    assert (m.cube_value, m.cube_owner, m.player_on_roll, m.dice, m.match_length, m.score) == \
+        (2, 0, 1, (5, 2), 9, (2, 4))
+    assert m.match_id() == "QYkqASAAIAAA"
+    with pytest.raises(errors.InvalidId):
+        Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0")
+    with pytest.raises(errors.InvalidId):
+        tawla.MatchState.from_match_id("QYkqASAAIAA")

@@ -13,6 +13,7 @@ Quick use::
 
 from . import errors
 from .engine import ROLL_WEIGHTS, ROLLS, expand, expand_all_rolls
+from .formats.gnubg import MatchState
 from .layout import PACKED_WIDTH
 from .moves import Move, legal_steps, parse_move
 from .position import (GameResult, Position, array_to_ids, array_to_positions, ids_to_array,
@@ -27,5 +28,5 @@ __all__ = [
     "errors", "get_ruleset", "Ruleset", "RULESET_IDS", "Position", "GameResult", "Move", "Step",
     "parse_move", "legal_steps", "expand", "expand_all_rolls", "ROLLS", "ROLL_WEIGHTS",
     "PACKED_WIDTH", "positions_to_array", "array_to_positions", "ids_to_array", "array_to_ids",
-    "opening_roll", "OpeningRoll",
+    "opening_roll", "OpeningRoll", "MatchState",
 ]

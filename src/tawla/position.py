@@ -204,6 +204,66 @@ class Position:
         return cls._from_own_coords(get_ruleset(ruleset), me, opp)
 
     @classmethod
+    def from_xgid(cls, text: str, ruleset="backgammon"):
+        """A position and its match context from an eXtreme Gammon XGID.
+
+        XG's bottom player is player 0 and the top player player 1 of the returned
+        :class:`tawla.formats.gnubg.MatchState` (cube owner, score, player on roll).
+
+        Returns
+        -------
+        (Position, MatchState)
+            The position seen from the player on roll.
+
+        Raises
+        ------
+        tawla.errors.InvalidId
+        """
+        from .formats.gnubg import MatchState, decode_xgid
+
+        me, opp, info = decode_xgid(text)
+        pos = cls._from_own_coords(get_ruleset(ruleset), me, opp)
+        on_roll = 0 if info["turn"] == 1 else 1
+        owner = {0: None, 1: 0, -1: 1}[info["cube_position"]]
+        dice = tuple(sorted(info["dice"], reverse=True))
+        try:
+            state = MatchState(cube_value=info["cube_value"], cube_owner=owner, player_on_roll=on_roll,
+                               crawford=info["crawford"], game_state=1, turn=on_roll,
+                               double_offered=info["cube_action"] is not None, dice=dice,
+                               match_length=info["match_length"], score=tuple(info["score"]),
+                               jacoby=info["jacoby"])
+        except TawlaError as e:
+            raise InvalidId(f"XGID {text!r}: {e}") from None
+        return pos, state
+
+    def xgid(self, match_state=None) -> str:
+        """The XGID of this position with an optional match context (player 0 = XG's bottom).
+
+        Parameters
+        ----------
+        match_state : tawla.formats.gnubg.MatchState, optional
+            Default: a money game, cube 1 centred, player 0 on roll, no dice.
+
+        Raises
+        ------
+        tawla.errors.UnsupportedRuleset
+            Not a backgammon board.
+        """
+        from .errors import UnsupportedRuleset
+        from .formats.gnubg import MatchState, encode_xgid
+
+        if not self._ruleset.has_bar:
+            raise UnsupportedRuleset(f"XGIDs describe backgammon boards, not {self._ruleset.name}")
+        m = match_state or MatchState(jacoby=False)
+        turn = 1 if m.player_on_roll == 0 else -1
+        cube_position = {None: 0, 0: 1, 1: -1}[m.cube_owner]
+        me, opp = self._own_coords()
+        return encode_xgid(me, opp, turn=turn, cube_value=m.cube_value, cube_position=cube_position,
+                           dice=m.dice, cube_action="D" if m.double_offered else None, score=m.score,
+                           crawford=m.crawford if m.match_length else False,
+                           jacoby=m.jacoby if not m.match_length else False, match_length=m.match_length)
+
+    @classmethod
     def _from_own_coords(cls, r: Ruleset, me, opp) -> "Position":
         """From two 26-tuples, each in its own side's numbering (0 off, 25 bar)."""
         on_roll = {p: me[p] for p in range(1, 25) if me[p]}
