@@ -174,6 +174,7 @@ class MatchReport:
     ruleset: str = ""
     match_length: int = 0
     players: tuple = ("", "")
+    headers: dict = field(default_factory=dict)
     games: list = field(default_factory=list)
     error: str | None = None
 
@@ -359,7 +360,7 @@ def _rank(dec: Decision, legal, played, evaluator: Evaluator, ruleset: Ruleset) 
 def analyze_record(record, *, evaluator: Evaluator | None = None, ruleset=None) -> MatchReport:
     """Replay and analyse every game of a parsed record (:class:`matfile.MatchRecord`)."""
     rep = MatchReport(path=str(record.path or ""), match_length=record.match_length,
-                      players=tuple(record.players))
+                      players=tuple(record.players), headers=dict(record.headers))
     try:
         r = get_ruleset(ruleset) if ruleset is not None else ruleset_for_variation(record.variation)
     except UnsupportedRuleset as e:
