@@ -198,3 +198,28 @@ def test_cli_exit_codes(capsys, tmp_path):
     garbage = tmp_path / "garbage.txt"
     garbage.write_text("this is not a match\n")
     assert main(["analyze", "--no-progress", str(garbage)]) == 1
+
+
+def test_unreadable_and_corrupt_files_are_reported_not_fatal(tmp_path, capsys):
+    good = tmp_path / "good.mat"
+    good.write_text(" 1 point match\n\n Game 1\n A : 0      B : 0\n  1) 31: 8/5 6/5     42: 8/4 6/4\n")
+    (tmp_path / "bad.sgf").write_text("(;GM;B[31])")
+    (tmp_path / "deep.sgf").write_text("(" * 5000 + ")" * 5000)
+    (tmp_path / "garbage.mat").write_bytes(b" 3 point match\n\n Game 1\n A : 0  B : 0\n\x01\x02garbage \xff\xfe\n")
+    reports = analyze_paths(collect_files([tmp_path]))
+    by_name = {r.path.rsplit("/", 1)[1]: r for r in reports}
+    assert by_name["good.mat"].ok
+    assert "FormatError" in by_name["bad.sgf"].error and "FormatError" in by_name["deep.sgf"].error
+    assert not by_name["garbage.mat"].ok
+    assert main(["analyze", "--no-progress", str(tmp_path)]) == 1
+    assert main(["analyze", "--no-progress", str(good)]) == 0
+    capsys.readouterr()
+
+
+def test_selfplay_arguments(tmp_path):
+    assert main(["selfplay", "--length", "0"]) == 2
+    assert main(["selfplay", "--games", "-1"]) == 2
+    assert main(["selfplay", "--games", "1", "--policy", "nonsense"]) in (1, 2)
+    assert main(["selfplay", "--games", "1", "-o", str(tmp_path / "no" / "such" / "dir.mat")]) == 1
+    assert main(["analyze", "--worst", "-5"]) == 2
+    assert main(["analyze", ""]) == 2

@@ -314,3 +314,69 @@ def test_xgid_and_match_id():
         Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0")
     with pytest.raises(errors.InvalidId):
         tawla.MatchState.from_match_id("QYkqASAAIAA")
+
+
+# --- regressions from the adversarial review ---------------------------------------------------
+class TestAdversarial:
+    start = BG.initial_position()
+
+    def test_long_move_text_is_refused_quickly(self):
+        import time
+
+        t = time.perf_counter()
+        for text in ("24/16 13/5 8/0 6/0 " * 10, "8/5 6/5 " * 300):
+            with pytest.raises(errors.IllegalMove):
+                self.start.play(text, (2, 2))
+        assert time.perf_counter() - t < 5  # generous: it is a few milliseconds
+
+    def test_forged_moves_are_refused(self):
+        m = self.start.legal_moves((3, 1))[0]
+        with pytest.raises(AttributeError):
+            m.after = bytes(56)
+        forged = tawla.Move((), (3, 1), False, self.start.row, Position.from_gnubg_id("jGfkASjg8wcBMA").row, BG)
+        with pytest.raises(errors.IllegalMove):
+            self.start.play(forged)
+        with pytest.raises(AttributeError):
+            self.start._row = b"x"
+
+    def test_finished_game_offers_nothing(self):
+        over = Position.from_points(BG, {6: 15}, {})  # the opponent has borne off all 15
+        assert over.result() == tawla.GameResult(1, "gammon", 2)
+        assert over.legal_moves((6, 5)) == [] and tawla.legal_steps(over, (6, 5)) == []
+        with pytest.raises(errors.IllegalMove):
+            tawla.legal_steps(over, (6, 5), [(6, 0, 6)])
+        with pytest.raises(errors.InvalidAction):
+            over.play("", (6, 5))
+
+    @pytest.mark.parametrize("cube", ["x", 0, -2, 3, 2.5, [1], None, True])
+    def test_bad_cube(self, cube):
+        over = Position.from_points(BG, {6: 15}, {})
+        with pytest.raises(errors.InvalidAction):
+            over.result(cube)
+
+    @pytest.mark.parametrize("step", [None, 5, (8, 5, "3"), (8, 5, 3.0), (8.0, 5.0, 3), {"a": 1}, (13, 13, ()),
+                                      (8, 5, 3, 99)])
+    def test_bad_played_steps(self, step):
+        with pytest.raises(errors.IllegalMove):
+            tawla.legal_steps(self.start, (3, 1), [step])
+
+    def test_backgammon_formats_refuse_other_boards(self):
+        with pytest.raises(errors.UnsupportedRuleset):
+            Position.from_gnubg_id("4HPwATDgc/ABMA", "tawla31-saharat")
+        with pytest.raises(errors.UnsupportedRuleset):
+            Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "mahbusa")
+        assert Position.from_gnubg_id("4HPwATDgc/ABMA", "adi") == tawla.get_ruleset("adi").initial_position()
+
+    @pytest.mark.parametrize("kwargs", [dict(pinned_on_roll=None), dict(pinned_on_roll=5), dict(bar=(1.9, 0)),
+                                        dict(off=(float("inf"), 0))])
+    def test_bad_from_points_arguments(self, kwargs):
+        with pytest.raises(errors.InvalidPosition):
+            Position.from_points(BG, {24: 15}, {1: 15}, **kwargs)
+
+    def test_bad_batches(self):
+        with pytest.raises(errors.InvalidPosition):
+            tawla.positions_to_array([1, 2])
+        with pytest.raises(errors.InvalidId):
+            tawla.array_to_positions([[1, 2], [3]], "bg")
+        with pytest.raises(errors.InvalidDice):
+            self.start.legal_moves((np.array([3]), 1))

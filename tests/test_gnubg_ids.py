@@ -236,9 +236,13 @@ def test_match_state_round_trips():
         assert MatchState.from_match_id(ms.match_id()) == ms
 
 
-def test_dice_stored_high_first():
-    assert MatchState(dice=(2, 5)).dice == (5, 2)
-    assert MatchState(dice=(2, 5)).match_id() == MatchState(dice=(5, 2)).match_id()
+def test_dice_kept_in_thrown_order():
+    # gnubg stores the dice as rolled; keeping the order makes every Match ID round-trip.
+    assert MatchState(dice=(2, 5)).dice == (2, 5)
+    assert MatchState(dice=(2, 5)).match_id() != MatchState(dice=(5, 2)).match_id()
+    assert MatchState.from_match_id("POEsbDmLkyoF").match_id() == "POEsbDmLkyoF"
+    for mid in ("QYkqASAAIAAA", "cAkAAAAAAAAA"):
+        assert MatchState.from_match_id(mid).match_id() == mid
 
 
 def _mid(**bits) -> str:

@@ -177,10 +177,12 @@ class MatchReport:
     headers: dict = field(default_factory=dict)
     games: list = field(default_factory=list)
     error: str | None = None
+    defects: list = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return self.error is None and all(g.error is None for g in self.games)
+        """True when the file was read, has no corrupt lines, and every game replays."""
+        return self.error is None and not self.defects and all(g.error is None for g in self.games)
 
     def decisions(self, player=None):
         return [d for g in self.games for d in g.decisions if player is None or d.player == player]
@@ -243,6 +245,20 @@ def replay_game(game, ruleset: Ruleset, *, match_length: int = 0, crawford: bool
         ``error`` is set (with the move number and line) at the first play that is not
         legal or cannot be read; the replay of that game stops there.
     """
+    rep = _replay(game, ruleset, match_length, crawford, jacoby, evaluator, path)
+    if rep.error is None:
+        for defect in game.defects:  # what the reader found wrong in the text of this game
+            if defect.startswith("no result line"):
+                rep.notes.append("no result line: the game is unfinished")
+            elif "implausible result" in defect:  # the reader's guess; the rules decide above
+                continue
+            else:
+                rep.error = str(FormatError(f"corrupt record: {defect}", file=path, game=game.number))
+                break
+    return rep
+
+
+def _replay(game, ruleset, match_length, crawford, jacoby, evaluator, path) -> GameReport:
     rep = GameReport(number=game.number, crawford=crawford)
     pos = ruleset.initial_position()
     mover = None
@@ -343,7 +359,7 @@ def replay_game(game, ruleset: Ruleset, *, match_length: int = 0, crawford: bool
 def _rank(dec: Decision, legal, played, evaluator: Evaluator, ruleset: Ruleset) -> None:
     r = ruleset
     rows = np.frombuffer(b"".join(_flip_row(m.after, r) for m in legal), dtype=np.uint8)
-    rows = rows.reshape(len(legal), PACKED_WIDTH)
+    rows = rows.reshape(len(legal), PACKED_WIDTH).copy()  # a writable batch for the evaluator
     equity = -np.asarray(evaluator(rows, r), dtype=float)  # children are seen from the opponent
     for k, m in enumerate(legal):  # a move that ends the game is worth its points
         if m.ended:
@@ -360,7 +376,10 @@ def _rank(dec: Decision, legal, played, evaluator: Evaluator, ruleset: Ruleset) 
 def analyze_record(record, *, evaluator: Evaluator | None = None, ruleset=None) -> MatchReport:
     """Replay and analyse every game of a parsed record (:class:`matfile.MatchRecord`)."""
     rep = MatchReport(path=str(record.path or ""), match_length=record.match_length,
-                      players=tuple(record.players), headers=dict(record.headers))
+                      players=tuple(record.players), headers=dict(record.headers),
+                      defects=list(record.defects))
+    if not record.games:
+        rep.error = "no game in the record"
     try:
         r = get_ruleset(ruleset) if ruleset is not None else ruleset_for_variation(record.variation)
     except UnsupportedRuleset as e:
@@ -374,6 +393,10 @@ def analyze_record(record, *, evaluator: Evaluator | None = None, ruleset=None) 
     return rep
 
 
+MAX_RECORD_BYTES = 64 * 2**20
+"""Files larger than this are refused as match records."""
+
+
 def read_record(path):
     """Read a .mat/.txt (Jellyfish) or .sgf (gnubg) file.
 
@@ -382,6 +405,10 @@ def read_record(path):
     tawla.errors.FormatError
     """
     p = Path(path)
+    if not p.is_file():
+        raise FormatError("not a regular file", file=str(p))
+    if p.stat().st_size > MAX_RECORD_BYTES:
+        raise FormatError(f"larger than {MAX_RECORD_BYTES // 2**20} MiB: not a match record", file=str(p))
     if p.suffix.lower() == ".sgf":
         from .formats.sgf import read_sgf
 
@@ -397,8 +424,12 @@ def collect_files(specs: Iterable[str]) -> list:
     FileNotFoundError
         A spec that matches nothing.
     """
+    if isinstance(specs, (str, os.PathLike)):
+        specs = [specs]
     out = []
     for spec in specs:
+        if not isinstance(spec, (str, os.PathLike)) or str(spec) == "":
+            raise FileNotFoundError(repr(spec))
         p = Path(spec)
         if p.is_dir():
             out += sorted(q for q in p.rglob("*") if q.suffix.lower() in (".mat", ".txt", ".sgf") and q.is_file()
@@ -424,12 +455,14 @@ def analyze_paths(paths, *, evaluator: Evaluator | None = None, ruleset=None,
 
     ``progress(path, report)`` is called after each file.
     """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
     reports = []
     for path in paths:
         try:
             record = read_record(path)
-        except (FormatError, OSError, UnicodeDecodeError) as e:
-            rep = MatchReport(path=str(path), error=f"{path}: {e}")
+        except Exception as e:  # one unreadable file never stops the batch
+            rep = MatchReport(path=str(path), error=f"{path}: {type(e).__name__}: {e}")
         else:
             rep = analyze_record(record, evaluator=evaluator, ruleset=ruleset)
             rep.path = str(path)

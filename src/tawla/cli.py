@@ -13,6 +13,7 @@ play in a record, ...), 2 on usage errors.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import errors
@@ -98,6 +99,9 @@ def _cmd_analyze(args) -> int:
         except FileNotFoundError as e:
             print(f"tawla analyze: no such file or directory: {e}", file=sys.stderr)
             return 2
+        except OSError as e:
+            print(f"tawla analyze: {e}", file=sys.stderr)
+            return 2
     else:
         paths = sample_files()
         if not args.json:
@@ -131,13 +135,27 @@ def _cmd_selfplay(args) -> int:
     from .formats.matfile import write_match
     from .selfplay import selfplay
 
-    record = selfplay(args.ruleset, games=args.games, length=args.length, seed=args.seed, policy=args.policy)
+    if args.games is not None and args.games < 1 or args.length is not None and args.length < 1:
+        print("tawla selfplay: --games and --length take a whole number >= 1", file=sys.stderr)
+        return 2
+    if args.games is not None and args.length is not None:
+        print("tawla selfplay: give --games (a money session) or --length (a match), not both", file=sys.stderr)
+        return 2
+    try:
+        record = selfplay(args.ruleset, games=args.games, length=args.length, seed=args.seed, policy=args.policy)
+    except (ValueError, KeyError) as e:
+        print(f"tawla selfplay: {e}", file=sys.stderr)
+        return 2
     text = write_match(record)
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            print(f"tawla selfplay: cannot write {args.output}: {e}", file=sys.stderr)
+            return 1
         print(f"wrote {len(record.games)} games to {args.output}", file=sys.stderr)
     return 0
 
@@ -146,6 +164,13 @@ def _cmd_bench(args, rest) -> int:
     from . import bench
 
     return bench.main(rest)
+
+
+def _count(text: str) -> int:
+    n = int(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError("must be >= 0")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -167,7 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("files", nargs="*", help="files, directories or globs; none: the bundled samples")
     a.add_argument("--json", action="store_true", help="machine-readable output")
     a.add_argument("--ruleset", default=None, help="override the record's Variation header")
-    a.add_argument("--worst", type=int, default=3, help="worst decisions listed per file")
+    a.add_argument("--worst", type=_count, default=3, help="worst decisions listed per file")
     a.add_argument("--heuristic", action="store_true", help="use the small built-in evaluator")
     a.add_argument("--no-eval", action="store_true", help="replay only, no ranking of plays")
     a.add_argument("--progress", action="store_true", help="show the progress bar even when not a terminal")
@@ -203,6 +228,12 @@ def main(argv=None) -> int:
     except errors.TawlaError as e:
         print(f"tawla: error: {e}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the reader went away (| head): not an error of ours
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

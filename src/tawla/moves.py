@@ -6,10 +6,13 @@ Points are in the mover's numbering: 1..24, 25 = bar, 0 = off (RULES.md §1.1).
 from __future__ import annotations
 
 import re
+
+import numpy as np
+
 from .errors import AmbiguousMove, IllegalMove, InvalidDice
 from .reference import engine as ref
-from .steps import Step
 from .rules import Ruleset
+from .steps import Step
 
 __all__ = ["Step", "Move", "format_steps", "parse_move", "legal_steps", "check_dice"]
 
@@ -42,12 +45,19 @@ class Move:
     __slots__ = ("steps", "dice", "ended", "source", "after", "ruleset")
 
     def __init__(self, steps, dice, ended, source, after, ruleset):
-        self.steps = tuple(steps)
-        self.dice = tuple(dice)
-        self.ended = ended
-        self.source = source
-        self.after = after
-        self.ruleset = ruleset
+        set_ = object.__setattr__
+        set_(self, "steps", tuple(steps))
+        set_(self, "dice", tuple(dice))
+        set_(self, "ended", ended)
+        set_(self, "source", source)
+        set_(self, "after", after)
+        set_(self, "ruleset", ruleset)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Move is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError("Move is immutable")
 
     def __eq__(self, other):
         return (isinstance(other, Move) and self.after == other.after and self.source == other.source
@@ -121,7 +131,7 @@ def check_dice(dice) -> tuple:
     except (TypeError, ValueError):
         raise InvalidDice(f"dice must be a pair of integers in 1..6, not {dice!r}") from None
     for d in (a, b):
-        if isinstance(d, bool) or not isinstance(d, int) and not hasattr(d, "__index__"):
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
             raise InvalidDice(f"dice must be integers in 1..6, not {dice!r}")
         if not 1 <= int(d) <= 6:
             raise InvalidDice(f"dice must be in 1..6, not {dice!r}")
@@ -198,13 +208,22 @@ def parse_move(text: str, position, dice) -> Move:
     tawla.errors.InvalidDice
     """
     dice = check_dice(dice)
+    if not isinstance(text, str):
+        raise IllegalMove(f"move text must be a string, not {type(text).__name__}", text=repr(text))
     legal = position.legal_moves(dice)
     try:
         segs = _segments(text)
     except (ValueError, IndexError):
-        raise IllegalMove(f"cannot read move text {text!r}", text=text, legal=legal) from None
+        raise IllegalMove(f"cannot read move text {text[:80]!r}", text=text, legal=legal) from None
+    if len(segs) > len(ref.expand_dice(dice)):  # each segment needs at least one die
+        raise IllegalMove(f"{text[:80]!r} moves more checkers than {dice[0]}-{dice[1]} allows",
+                          text=text, legal=legal)
     by_after = {m.after: m for m in legal}
     if not segs:
+        if position.result() is not None:
+            from .errors import InvalidAction
+
+            raise InvalidAction("the game is over: no move can be played")
         if not legal:
             from .engine import pass_move
 
@@ -284,13 +303,19 @@ def legal_steps(position, dice, played_steps=()) -> list:
     tawla.errors.InvalidDice
     """
     dice = check_dice(dice)
+    try:
+        played_steps = list(played_steps)
+    except TypeError:
+        raise IllegalMove(f"played_steps must be a sequence of steps, not {played_steps!r}") from None
     r = position.ruleset
     s = ref.State.from_row(position.row)
     dice4 = ref.expand_dice(dice)
-    target = ref.best_length(r, s, dice4)  # M of §1.4
+    over = position.result() is not None
+    target = 0 if over else ref.best_length(r, s, dice4)  # M of §1.4
     if target == 0:
         if played_steps:
-            raise IllegalMove("no step is legal: the turn passes", text=str(played_steps[0]))
+            why = "the game is over" if over else "the turn passes"
+            raise IllegalMove(f"no step is legal: {why}", text=str(played_steps[0]))
         return []
     ctx = _StepContext(r, dice, dice4, target)
     remaining, used, ended = dice4, 0, False
@@ -357,13 +382,21 @@ def _minus(remaining: tuple, d: int) -> tuple:
     return tuple(rest)
 
 
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
 def _expand_played(raw):
     """A played step (Step or tuple) as a list of single (from, to, die) hops."""
-    try:
-        a, b, d = raw[0], raw[1], raw[2]
-    except (TypeError, IndexError):
-        raise IllegalMove(f"a played step is (from_point, to_point, die), not {raw!r}", text=str(raw)) from None
-    dice = d if isinstance(d, tuple) else (d,)
+    bad = IllegalMove(f"a played step is (from_point, to_point, die[, hit]), not {raw!r}", text=str(raw))
+    if not isinstance(raw, (tuple, list)) or len(raw) not in (3, 4):
+        raise bad
+    a, b, d = raw[0], raw[1], raw[2]
+    if len(raw) == 4 and not isinstance(raw[3], (bool, np.bool_)):
+        raise bad
+    dice = tuple(d) if isinstance(d, (tuple, list)) else (d,)
+    if not (_is_int(a) and _is_int(b) and dice and all(_is_int(x) and 1 <= x <= 6 for x in dice)):
+        raise bad
     hops, p = [], a
     for i, die in enumerate(dice):
         q = max(p - die, 0) if i == len(dice) - 1 and b == 0 else p - die

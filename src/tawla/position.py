@@ -70,9 +70,15 @@ class Position:
 
     def __init__(self, row: bytes, ruleset: Ruleset):
         # Internal: callers use the from_* constructors, which validate.
-        self._row = row
-        self._ruleset = ruleset
-        self._hash = None
+        object.__setattr__(self, "_row", row)
+        object.__setattr__(self, "_ruleset", ruleset)
+        object.__setattr__(self, "_hash", None)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Position is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError("Position is immutable")
 
     # --- construction ----------------------------------------------------------------
     @classmethod
@@ -117,19 +123,27 @@ class Position:
                 if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or not 0 <= n <= 15:
                     raise InvalidPosition(f"count {n!r} on point {p} is not an integer in 0..15")
                 side[int(p)] += int(n)
-        try:
-            me[25], opp[25] = (int(x) for x in bar)
-            if off is None:
-                me[0], opp[0] = 15 - sum(me[1:]), 15 - sum(opp[1:])
-            else:
-                me[0], opp[0] = (int(x) for x in off)
-        except (TypeError, ValueError) as e:
-            raise InvalidPosition(f"bar and off must be pairs of integers: {e}") from None
+        def pair(value, what):
+            try:
+                a, b = value
+            except (TypeError, ValueError):
+                raise InvalidPosition(f"{what} must be a pair of integers, not {value!r}") from None
+            if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in (a, b)):
+                raise InvalidPosition(f"{what} must be a pair of integers, not {value!r}")
+            return int(a), int(b)
+
+        me[25], opp[25] = pair(bar, "bar")
+        if off is None:
+            me[0], opp[0] = 15 - sum(me[1:]), 15 - sum(opp[1:])
+        else:
+            me[0], opp[0] = pair(off, "off")
         bits = 0
         pinned_me, pinned_opp = set(), set()
         for pts, dest in ((pinned_on_roll, pinned_me), (pinned_opponent, pinned_opp)):
+            if isinstance(pts, (str, bytes)) or not hasattr(pts, "__iter__"):
+                raise InvalidPosition(f"pinned points must be a sequence of points, not {pts!r}")
             for p in pts:
-                if not isinstance(p, (int, np.integer)) or not 1 <= p <= 24:
+                if not isinstance(p, (int, np.integer)) or isinstance(p, bool) or not 1 <= p <= 24:
                     raise InvalidPosition(f"pinned point {p!r} is not in 1..24")
                 dest.add(int(p))
         for p in pinned_me:
@@ -200,8 +214,9 @@ class Position:
         """
         from .formats.gnubg import decode_position_id
 
+        r = _board_ruleset(ruleset, "gnubg Position IDs")
         me, opp = decode_position_id(pid)
-        return cls._from_own_coords(get_ruleset(ruleset), me, opp)
+        return cls._from_own_coords(r, me, opp)
 
     @classmethod
     def from_xgid(cls, text: str, ruleset="backgammon"):
@@ -221,8 +236,9 @@ class Position:
         """
         from .formats.gnubg import MatchState, decode_xgid
 
+        r = _board_ruleset(ruleset, "XGIDs")
         me, opp, info = decode_xgid(text)
-        pos = cls._from_own_coords(get_ruleset(ruleset), me, opp)
+        pos = cls._from_own_coords(r, me, opp)
         on_roll = 0 if info["turn"] == 1 else 1
         owner = {0: None, 1: 0, -1: 1}[info["cube_position"]]
         dice = tuple(sorted(info["dice"], reverse=True))
@@ -254,6 +270,8 @@ class Position:
 
         if not self._ruleset.has_bar:
             raise UnsupportedRuleset(f"XGIDs describe backgammon boards, not {self._ruleset.name}")
+        if match_state is not None and not isinstance(match_state, MatchState):
+            raise InvalidId(f"match_state must be a MatchState, not {type(match_state).__name__}")
         m = match_state or MatchState(jacoby=False)
         turn = 1 if m.player_on_roll == 0 else -1
         cube_position = {None: 0, 0: 1, 1: -1}[m.cube_owner]
@@ -381,8 +399,11 @@ class Position:
         tawla.errors.IllegalMove
             The move is not legal here.
         """
+        from .errors import IllegalMove, InvalidAction
         from .moves import Move, parse_move
 
+        if self.result() is not None:
+            raise InvalidAction("the game is over: no move can be played")
         if isinstance(move, str):
             if dice is None:
                 raise TawlaError("playing move text needs the dice")
@@ -390,9 +411,13 @@ class Position:
         if not isinstance(move, Move):
             raise TawlaError(f"play() takes a Move or move text, not {type(move).__name__}")
         if move.source != self._row or move.ruleset != self._ruleset:
-            from .errors import IllegalMove
-
             raise IllegalMove(f"move {move} was not generated for this position", text=str(move))
+        legal = self.legal_moves(move.dice)
+        if move.steps or legal:  # a pass is legal only when no move is
+            if not any(m.after == move.after for m in legal):
+                raise IllegalMove(f"move {move} is not legal here", text=str(move), legal=legal)
+        elif move.after != self._row:
+            raise IllegalMove("a pass must leave the board as it is", text=str(move))
         return Position(_flip_row(move.after, self._ruleset), self._ruleset)
 
     def result(self, cube: int = 1) -> GameResult | None:
@@ -407,9 +432,13 @@ class Position:
         -------
         GameResult or None
         """
+        from .errors import InvalidAction
         from .reference.scoring import game_result
 
-        return game_result(self, cube)
+        if (isinstance(cube, bool) or not isinstance(cube, (int, np.integer)) or cube < 1
+                or cube & (cube - 1)):
+            raise InvalidAction(f"the cube value is a power of two >= 1, not {cube!r}")
+        return game_result(self, int(cube))
 
     def is_frozen(self) -> bool:
         """§1.7: neither side has a legal single step with any die value (no-hit games)."""
@@ -431,6 +460,16 @@ class Position:
 
     def __str__(self):
         return _diagram(self)
+
+
+def _board_ruleset(ruleset, what: str) -> Ruleset:
+    """The ruleset for a backgammon-board format (gnubg IDs, XGIDs): a hitting game."""
+    from .errors import UnsupportedRuleset
+
+    r = get_ruleset(ruleset)
+    if not r.has_bar:
+        raise UnsupportedRuleset(f"{what} describe backgammon boards (backgammon, adi), not {r.name}")
+    return r
 
 
 # --- the row: validation, flip, ID ------------------------------------------------------------
@@ -514,8 +553,18 @@ def _unpack_id(raw: bytes, text: str, r: Ruleset) -> bytes:
 
 
 def positions_to_array(positions: Iterable[Position]) -> np.ndarray:
-    """Stack positions into ``uint8[N, PACKED_WIDTH]``."""
-    rows = [p.row for p in positions]
+    """Stack positions into ``uint8[N, PACKED_WIDTH]``.
+
+    Raises
+    ------
+    tawla.errors.InvalidPosition
+        An item that is not a :class:`Position`.
+    """
+    rows = []
+    for p in positions:
+        if not isinstance(p, Position):
+            raise InvalidPosition(f"expected Position objects, got {type(p).__name__}")
+        rows.append(p.row)
     if not rows:
         return np.zeros((0, PACKED_WIDTH), dtype=np.uint8)
     return np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(rows), PACKED_WIDTH).copy()
@@ -528,7 +577,10 @@ def array_to_positions(array, ruleset) -> list:
     ------
     tawla.errors.InvalidId, tawla.errors.InvalidPosition
     """
-    arr = np.asarray(array)
+    try:
+        arr = np.asarray(array)
+    except ValueError as e:  # ragged nested lists
+        raise InvalidId(f"expected an array of shape (N, {PACKED_WIDTH}): {e}") from None
     if arr.ndim != 2 or arr.shape[1] != PACKED_WIDTH:
         raise InvalidId(f"expected shape (N, {PACKED_WIDTH}), got {arr.shape}")
     return [Position.from_array(row, ruleset) for row in arr]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from .errors import InvalidAction
 from .formats import matfile
 from .reference.scoring import opening_roll
 from .rules import get_ruleset
@@ -29,8 +30,12 @@ def random_policy(rng: random.Random) -> Callable:
 
 
 def _bot_policy(ruleset, level):
-    from .bot import Bot  # the bots issue
-
+    try:
+        from .bot import Bot  # the bots issue
+    except ImportError:
+        raise InvalidAction(f"policy {level!r}: no bots are installed; use 'random'") from None
+    if level not in Bot.LEVELS:
+        raise InvalidAction(f"unknown policy {level!r}; choose 'random' or one of {', '.join(Bot.LEVELS)}")
     bot = Bot(ruleset, level)
 
     def choose(position, dice, moves):
@@ -65,6 +70,9 @@ def selfplay(ruleset, *, games: int | None = None, length: int | None = None, se
         With a ``Variation`` header naming the ruleset.
     """
     r = get_ruleset(ruleset)
+    for name, value in (("games", games), ("length", length)):
+        if value is not None and (not isinstance(value, int) or value < 1):
+            raise InvalidAction(f"{name} must be a whole number >= 1, not {value!r}")
     rng = random.Random(seed)
     choose = random_policy(random.Random(seed + 1)) if policy == "random" else _bot_policy(r, policy)
     if games is None and length is None:

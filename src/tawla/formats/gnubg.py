@@ -277,7 +277,7 @@ class MatchState:
             raise InvalidId(f"match state: score {score} exceeds match length {self.match_length}")
         if not self.match_length and self.crawford:
             raise InvalidId("match state: crawford is set in a money game")
-        put(self, "dice", (max(dice), min(dice)))
+        put(self, "dice", dice)  # as rolled: gnubg keeps the order, so IDs round-trip
         put(self, "score", score)
         for name in ("crawford", "double_offered", "jacoby"):
             put(self, name, bool(getattr(self, name)))

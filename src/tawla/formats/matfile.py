@@ -316,6 +316,8 @@ def read_match(path_or_text: str | os.PathLike) -> MatchRecord:
         If the input is not a match record at all (no ``point match`` line
         and no ``Game`` line), or cannot be read.
     """
+    if not isinstance(path_or_text, (str, os.PathLike)):
+        raise FormatError(f"read_match takes a path or the record text, not {type(path_or_text).__name__}")
     if isinstance(path_or_text, str) and ("\n" in path_or_text or "\r" in path_or_text):
         return parse_match(path_or_text)
     try:
@@ -534,6 +536,9 @@ def parse_match(text: str, path: str | os.PathLike | None = None) -> MatchRecord
         If the text has neither a ``N point match`` line nor a ``Game N``
         line (it is not a match record).
     """
+    if not isinstance(text, str):
+        raise FormatError(f"parse_match takes the record text as str, not {type(text).__name__}",
+                          file=None if path is None else str(path))
     fname = None if path is None else str(path)
     text = text.lstrip("\ufeff")
     headers: dict[str, str] = {}

@@ -196,6 +196,17 @@ def parse_sgf(text: str, path: str | os.PathLike | None = None) -> MatchRecord:
     MatchRecord
     """
     fname = None if path is None else str(path)
+    if not isinstance(text, str):
+        raise FormatError(f"parse_sgf takes the record text as str, not {type(text).__name__}", file=fname)
+    try:
+        return _parse_sgf(text, fname)
+    except FormatError:
+        raise
+    except (IndexError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        raise FormatError(f"malformed SGF ({type(exc).__name__}: {exc})", file=fname) from None
+
+
+def _parse_sgf(text: str, fname) -> MatchRecord:
     try:
         trees = _parse_trees(text)
     except FormatError as exc:
