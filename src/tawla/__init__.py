@@ -21,6 +21,8 @@ from .position import (GameResult, Position, array_to_ids, array_to_positions, i
 from .reference.scoring import OpeningRoll, opening_roll
 from .rules import RULESET_IDS, Ruleset, get_ruleset
 from .steps import Step
+from .house import HouseRules, get_house
+from .match import Match
 
 __version__ = "0.1.0"
 
@@ -30,3 +32,4 @@ __all__ = [
     "PACKED_WIDTH", "positions_to_array", "array_to_positions", "ids_to_array", "array_to_ids",
     "opening_roll", "OpeningRoll", "MatchState",
 ]
+__all__ += ["Match", "HouseRules", "get_house"]

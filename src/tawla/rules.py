@@ -238,3 +238,26 @@ def get_ruleset(name, **options) -> Ruleset:
             raise UnsupportedRuleset(f"option {opt!r} takes True or False, not {value!r}")
         changes[opt] = value
     return replace(base, **changes)
+
+
+def applicable_options(ruleset, options: Mapping) -> dict:
+    """The options of a table (a mapping of RULES.md OPTION names) that apply to ``ruleset``.
+
+    A house profile carries one set of table options for all its games; this picks the
+    ones a ruleset has (``mother_rule`` only for mahbusa, ...), under their canonical names.
+
+    Raises
+    ------
+    tawla.errors.UnsupportedRuleset
+        An option name that no ruleset has.
+    """
+    r = get_ruleset(ruleset)
+    out = {}
+    for key, value in options.items():
+        key = _OPTION_ALIASES.get(key, key)
+        if key not in _OPTION_NAMES:
+            raise UnsupportedRuleset(f"unknown ruleset option {key!r}; known: {', '.join(sorted(_OPTION_NAMES))}")
+        allowed = _OPTION_NAMES[key]
+        if allowed is None or r.name in allowed:
+            out[key] = value
+    return out
