@@ -12,10 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..layout import PACKED_WIDTH
-from ..rules import BLOCK, HIT, PIN, Ruleset
+from ..rules import BLOCK, HIT, OPPOSITE, PIN, SAME, Ruleset
 from ..steps import Step
 
 __all__ = ["State", "Sequence", "legal_turns", "single_steps", "game_ended"]
+
+
+_NO_PINS = bytes(PACKED_WIDTH - 52)  # pin bytes and the reserved byte, all zero
 
 
 class State:
@@ -49,6 +52,8 @@ class State:
         return cls(me, opp, pinned_me, pinned_opp)
 
     def to_row(self) -> bytes:
+        if not self.pinned_me:  # the common case: no pin bits
+            return bytes(self.me) + bytes(self.opp) + _NO_PINS
         bits = sum(1 << (p - 1) for p in self.pinned_me)
         tail = bytes((bits & 0xFF, bits >> 8 & 0xFF, bits >> 16 & 0xFF))
         return bytes(self.me) + bytes(self.opp) + tail + bytes(PACKED_WIDTH - 55)
@@ -116,8 +121,24 @@ def can_land(r: Ruleset, s: State, t: int) -> bool:
     return s.opp[t] == 1 and s.me[t] == 0
 
 
-def single_steps(r: Ruleset, s: State, die: int):
+def movable_points(r: Ruleset, s: State) -> list:
+    """The points the mover may take a checker from, high to low, whatever the die: the bar
+    first (§2.1), never a pinned checker (§4.2), not the start stack while the runner lock
+    holds it (§5.3 / §6.3)."""
+    if r.has_bar and s.me[25]:  # §2.1: enter from the bar first
+        return [25]
+    locked = start_lock_active(r, s) and s.me[24] < 15  # §5.3 / §6.3 runner lock
+    return [p for p in range(24, 0, -1)
+            if s.me[p] and p not in s.pinned_me and not (locked and p == 24)]
+
+
+def single_steps(r: Ruleset, s: State, die: int, sources=None):
     """All legal single steps with one die on state s (RULES.md §8 ``legal_steps(s, d)``).
+
+    Parameters
+    ----------
+    sources : list[int], optional
+        :func:`movable_points` of s, when the caller already has it (it does not depend on the die).
 
     Yields
     ------
@@ -125,19 +146,15 @@ def single_steps(r: Ruleset, s: State, die: int):
         ``to_point`` 0 is off; ``hit`` is True when the step hits (STD/ADI) or pins (MAH).
         Post-step checks (wall rule) are applied by :func:`apply_step`'s caller.
     """
-    if r.has_bar and s.me[25]:  # §2.1: enter from the bar first
-        sources = [25]
-    else:
-        sources = [p for p in range(24, 0, -1) if s.me[p] and p not in s.pinned_me]
-    lock = start_lock_active(r, s)
+    if sources is None:
+        sources = movable_points(r, s)
+    marks = r.contact != BLOCK  # landing on a lone opponent checker hits or pins it
     bear = None
     for p in sources:
-        if lock and p == 24 and s.me[24] < 15:  # §5.3 / §6.3 runner lock
-            continue
         t = p - die
         if t >= 1:
             if can_land(r, s, t):
-                yield p, t, (r.contact in (HIT, PIN) and s.opp[t] == 1 and s.me[t] == 0)
+                yield p, t, (marks and s.opp[t] == 1 and s.me[t] == 0)
         elif p != 25:
             if bear is None:
                 bear = bear_off_allowed(r, s)
@@ -165,23 +182,32 @@ def apply_step(r: Ruleset, s: State, p: int, t: int) -> State:
 
 
 # --- §6.5: the wall rule ---------------------------------------------------------------------
+_THEIR_POINT = {  # mover's point p -> the same point in the opponent's numbering (§1.1)
+    OPPOSITE: (0,) + tuple(25 - p for p in range(1, 25)),
+    SAME: (0,) + tuple((p + 11) % 24 + 1 for p in range(1, 25)),
+}
+
+
 def walls_ok(r: Ruleset, s: State) -> bool:
-    """§6.5: no run of six or more mover points, consecutive on the opponent's path,
-    without an opponent checker ahead of it (on the opponent's points below the run) or off."""
+    """§6.5: no run of six or more mover points, consecutive on the opponent's path (its own
+    numbering 1..24, no wrap: D8), without an opponent checker ahead of the run (on a point of
+    the opponent's below the run's start) and with none of the opponent's checkers off."""
     if s.opp[0]:
         return True
-    occupied = sorted(r.opponent_point(p) for p in range(1, 25) if s.me[p])
-    opp_points = [r.opponent_point(p) for p in range(1, 25) if s.opp[p]]
-    lowest_opp = min(opp_points) if opp_points else 25
-    run_start, run_len, prev = None, 0, None
-    for q in occupied + [None]:
-        if q is not None and prev is not None and q == prev + 1:
-            run_len += 1
-        else:
-            if run_len >= 6 and lowest_opp >= run_start:
-                return False
-            run_start, run_len = q, 1
-        prev = q
+    their = _THEIR_POINT[r.geometry]
+    mine = [False] * 25  # mine[q]: the mover holds the opponent's point q
+    lowest_opp = 25  # the opponent's lowest occupied point, in its numbering
+    for p in range(1, 25):
+        q = their[p]
+        if s.me[p]:
+            mine[q] = True
+        if s.opp[p] and q < lowest_opp:
+            lowest_opp = q
+    run = 0
+    for q in range(1, 25):
+        run = run + 1 if mine[q] else 0
+        if run == 6 and lowest_opp >= q - 5:  # a run of six from q - 5, nothing of his below it
+            return False
     return True
 
 
@@ -225,11 +251,12 @@ def next_steps(r: Ruleset, s: State, remaining: tuple):
     Yields (Step, new_state, remaining_after), dice tried from high to low and
     from-points from high to low (this order defines the canonical step path of a move).
     """
+    sources = movable_points(r, s)
     for d in sorted(set(remaining), reverse=True):
         rest = list(remaining)
         rest.remove(d)
         rest = tuple(rest)
-        for p, t, hit in single_steps(r, s, d):
+        for p, t, hit in single_steps(r, s, d, sources):
             n = apply_step(r, s, p, t)
             if r.wall_rule and not walls_ok(r, n):  # post_step_ok, §6.5 (D18)
                 continue

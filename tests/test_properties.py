@@ -1,0 +1,672 @@
+"""Property tests: seeded random playouts of every ruleset through the public API
+(``Position.legal_moves``, ``play``, ``result``), checked against an independent oracle.
+
+The oracle below is a second, deliberately plain reading of RULES.md §§1.3-1.5, 2.1, 4.2-4.4,
+5.2-5.6, 6.2-6.5 and the §1.4 algorithm; it shares no code with the engine. Every turn of every
+game is checked:
+
+* the engine's set of legal final positions equals the oracle's (§1.4 max-dice rule, D16, D17);
+* every step of every legal move is a legal single step on the intermediate board (D18), and
+  replaying the steps reaches the move's final position;
+* after every step: 15 checkers per side, no point holds both colours except a Mahbusa pin
+  stack of exactly one pinned checker, no illegal wall (T31S, §6.5);
+* no legal move uses fewer dice than another, except game-ending moves (D17), and a move that
+  uses one die of a non-double uses the larger one when any move does;
+* each game ends with a win or a frozen draw, scored as §1.8 (the score recomputed here);
+* backgammon and adi never reach a position where neither side can step (§1.7).
+
+CI size: ``GAMES`` games per ruleset (>= 300); ``-m slow``: ``SLOW_GAMES`` (>= 2000). Run with
+``-s`` (and ``-p no:xdist`` or ``-n 0``) to see the per-ruleset summary.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import time
+from collections import Counter
+from typing import NamedTuple
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tawla
+from tawla import GameResult, get_ruleset, opening_roll
+
+GAMES = 300
+SLOW_GAMES = 2000
+MAX_TURNS = 5000
+
+RULESETS = {
+    "backgammon": get_ruleset("backgammon"),
+    "adi": get_ruleset("adi"),
+    "mahbusa": get_ruleset("mahbusa"),
+    "tawla31": get_ruleset("tawla31"),
+    "tawla31-saharat": get_ruleset("tawla31-saharat"),
+    # the options, smaller runs
+    "mahbusa/plakoto": get_ruleset("mahbusa", mother_rule="plakoto"),
+    "tawla31/no-seed-rules": get_ruleset("tawla31", quadrant_lock_win=False,
+                                         no_bearoff_with_opponent_in_home=False),
+}
+OPTION_GAMES = 100
+
+
+# =================================================================================================
+# The oracle: a board in the mover's numbering (mover's checkers me[0..25], opponent's checkers
+# indexed by the mover's points opp[0..25]; 0 = off, 25 = bar), plus the pinned points.
+# =================================================================================================
+class Rules(NamedTuple):
+    """What the oracle needs to know about a ruleset, read once from its name and options."""
+
+    name: str
+    kind: str  # "hit" (§2.1), "pin" (§4.2) or "block" (§5.2, §6.2)
+    lock_upto: int  # §5.3 / §6.3: 0, 6 or 12
+    bear_no_pinned: bool  # §4.3
+    bear_no_opponent_home: bool  # §5.5 (option)
+    quadrant: bool  # §5.6 (option)
+    plakoto: bool  # §4.4 (option)
+    wall: bool  # §6.5
+    same: bool  # §1.1 SAME geometry
+    can_freeze: bool  # the no-hit games (§1.7)
+    cube: bool
+
+
+def rules_of(ruleset) -> Rules:
+    n = ruleset.name
+    return Rules(
+        name=n,
+        kind={"backgammon": "hit", "adi": "hit", "mahbusa": "pin"}.get(n, "block"),
+        lock_upto={"tawla31": 6, "tawla31-saharat": 12}.get(n, 0),
+        bear_no_pinned=n == "mahbusa",
+        bear_no_opponent_home=n == "tawla31" and ruleset.options.get("bearoff_no_opponent_in_home", True),
+        quadrant=n == "tawla31" and ruleset.options.get("quadrant_lock_win", True),
+        plakoto=ruleset.options.get("mother_rule") == "plakoto",
+        wall=n == "tawla31-saharat",
+        same=n == "tawla31-saharat",
+        can_freeze=n not in ("backgammon", "adi"),
+        cube=n == "backgammon",
+    )
+
+
+def _their_point(r: Rules, p: int) -> int:
+    """The opponent's own number for the mover's point p (RULES.md §1.1 table)."""
+    return (p + 11) % 24 + 1 if r.same else 25 - p
+
+
+class Board:
+    __slots__ = ("me", "opp", "pinned_me", "pinned_opp")
+
+    def __init__(self, me, opp, pinned_me, pinned_opp):
+        self.me, self.opp, self.pinned_me, self.pinned_opp = me, opp, pinned_me, pinned_opp
+
+    @classmethod
+    def of(cls, position) -> "Board":
+        """From the packed row (layout of tawla.layout: counts, then 24 pin bits for the mover)."""
+        row = position.row
+        me, opp = list(row[0:26]), list(row[26:52])
+        bits = row[52] | row[53] << 8 | row[54] << 16
+        pinned_me = frozenset(p for p in range(1, 25) if bits >> (p - 1) & 1)
+        pinned_opp = frozenset(p for p in range(1, 25) if me[p] and opp[p] and p not in pinned_me)
+        return cls(me, opp, pinned_me, pinned_opp)
+
+    def key(self) -> bytes:
+        """The packed row of this board (tawla.layout), to compare with ``Move.after``."""
+        bits = 0
+        if self.pinned_me:
+            for p in self.pinned_me:
+                bits |= 1 << (p - 1)
+        return bytes(self.me) + bytes(self.opp) + bytes((bits & 255, bits >> 8 & 255, bits >> 16, 0))
+
+
+def oracle_can_land(r, b: Board, t: int) -> bool:
+    kind = r.kind
+    if kind == "hit":  # §2.1
+        return b.opp[t] <= 1
+    if kind == "block":  # §5.2, §6.2
+        return b.opp[t] == 0
+    # §4.2: empty; the mover's own top checkers; a lone opponent checker (pinned on landing)
+    if b.me[t] == 0 and b.opp[t] == 0:
+        return True
+    if b.me[t] > 0 and t not in b.pinned_me:
+        return True
+    return b.opp[t] == 1 and b.me[t] == 0
+
+
+def oracle_locked(r, b: Board) -> bool:
+    """§5.3 / §6.3: no own checker on 1..6 (T31E) or 1..12 (T31S) and none off."""
+    return r.lock_upto > 0 and b.me[0] == 0 and not any(b.me[1:r.lock_upto + 1])
+
+
+def oracle_may_bear_off(r, b: Board) -> bool:
+    if b.me[0] + sum(b.me[1:7]) != 15:  # §1.5: everything home (none on the bar)
+        return False
+    if r.bear_no_pinned and b.pinned_me:  # §4.3
+        return False
+    if r.bear_no_opponent_home and any(b.opp[1:7]):  # §5.5
+        return False
+    return True
+
+
+def oracle_steps(r, b: Board, d: int) -> list:
+    """Single steps (from, to) with die d before the post-step check."""
+    if r.kind == "hit" and b.me[25]:  # §2.1: the bar first
+        return [(25, 25 - d)] if oracle_can_land(r, b, 25 - d) else []
+    out = []
+    locked = oracle_locked(r, b)
+    for p in range(24, 0, -1):
+        if b.me[p] == 0 or p in b.pinned_me:
+            continue
+        if p == 24 and locked and b.me[24] != 15:
+            continue
+        t = p - d
+        if t >= 1:
+            if oracle_can_land(r, b, t):
+                out.append((p, t))
+        elif oracle_may_bear_off(r, b) and (t == 0 or not any(b.me[p + 1:25])):
+            out.append((p, 0))
+    return out
+
+
+def oracle_step_ok(r, b: Board, p: int, t: int, d: int) -> bool:
+    """Whether moving one checker from p to t with die d is a legal single step (before §6.5)."""
+    if r.kind == "hit" and b.me[25] and p != 25:
+        return False
+    if p == 25:
+        return r.kind == "hit" and b.me[25] > 0 and t == 25 - d and oracle_can_land(r, b, t)
+    if not 1 <= p <= 24 or b.me[p] == 0 or p in b.pinned_me:
+        return False
+    if p == 24 and oracle_locked(r, b) and b.me[24] != 15:
+        return False
+    if p - d >= 1:
+        return t == p - d and oracle_can_land(r, b, t)
+    return t == 0 and oracle_may_bear_off(r, b) and (p == d or not any(b.me[p + 1:25]))
+
+
+def oracle_apply(r, b: Board, p: int, t: int) -> Board:
+    me, opp, pinned_opp = list(b.me), list(b.opp), set(b.pinned_opp)
+    me[p] -= 1
+    if me[p] == 0:
+        pinned_opp.discard(p)  # §4.2: the last pinner left
+    if t == 0:
+        me[0] += 1
+    else:
+        if opp[t] == 1 and me[t] == 0:
+            if r.kind == "hit":
+                opp[t] -= 1
+                opp[25] += 1
+            elif r.kind == "pin":
+                pinned_opp.add(t)
+        me[t] += 1
+    return Board(me, opp, b.pinned_me, frozenset(pinned_opp))
+
+
+_SAME_MAP = [0] + [(p + 11) % 24 + 1 for p in range(1, 25)]  # mover's p -> opponent's own q (T31S)
+
+
+def oracle_wall_ok(r, b: Board) -> bool:
+    """§6.5: no six consecutive mover points on the opponent's path (its own numbering 1..24, no
+    wrap) without an opponent checker ahead of the run (lower on its path) or off."""
+    if not r.wall or b.opp[0]:
+        return True
+    me, opp = b.me, b.opp
+    mine = 0  # bit q-1 set: the mover holds the opponent's point q
+    lowest = 25  # the opponent's lowest occupied point, in its numbering
+    for p in range(1, 25):
+        q = _SAME_MAP[p]
+        if me[p]:
+            mine |= 1 << (q - 1)
+        elif opp[p] and q < lowest:
+            lowest = q
+    runs = mine & mine >> 1 & mine >> 2 & mine >> 3 & mine >> 4 & mine >> 5  # bit: a run of 6 starts
+    if not runs:
+        return True
+    first = (runs & -runs).bit_length()  # the lowest point where a run of six starts
+    return lowest < first
+
+
+def oracle_ended(r, b: Board) -> bool:
+    if b.me[0] == 15:
+        return True
+    if r.quadrant and all(b.me[19:25]):  # §5.6
+        return True
+    if r.plakoto:  # §4.4 (the opponent's own 24 is the mover's 1)
+        theirs = b.opp[1] == 1 and 1 in b.pinned_opp
+        mine = b.me[24] == 1 and 24 in b.pinned_me
+        return theirs and (mine or b.me[24] == 0)
+    return False
+
+
+def oracle_next(r, b: Board, d: int):
+    for p, t in oracle_steps(r, b, d):
+        n = oracle_apply(r, b, p, t)
+        if oracle_wall_ok(r, n):
+            yield (p, t), n
+
+
+def oracle_finals(r, b: Board, dice) -> dict:
+    """§1.4 legal_turns: {final board key: ended} of the kept sequences."""
+    a, c = dice
+    all_dice = (a,) * 4 if a == c else (a, c)
+    found = []  # (len', first die, key, ended)
+    seen = set()
+
+    def rec(s, remaining, first, used):
+        mark = (s.key(), tuple(sorted(remaining)), first)
+        if mark in seen:
+            return
+        seen.add(mark)
+        moved = False
+        for d in set(remaining):
+            rest = list(remaining)
+            rest.remove(d)
+            for _, n in oracle_next(r, s, d):
+                moved = True
+                if oracle_ended(r, n):
+                    found.append((len(all_dice), first or d, n.key(), True))
+                else:
+                    rec(n, rest, first or d, used + 1)
+        if not moved:
+            found.append((used, first, s.key(), False))
+
+    rec(b, list(all_dice), 0, 0)
+    best = max(x[0] for x in found)
+    if best == 0:
+        return {}
+    kept = [x for x in found if x[0] == best]
+    if best == 1 and a != c and any(x[1] == max(a, c) for x in kept):
+        kept = [x for x in kept if x[1] == max(a, c)]
+    return {x[2]: x[3] for x in kept}
+
+
+def oracle_can_step(r, b: Board) -> bool:
+    return any(True for d in range(1, 7) for _ in oracle_next(r, b, d))
+
+
+def board_ok(r, b: Board) -> bool:
+    """15 checkers a side; both colours on a point only as a Mahbusa pin stack of one pinned checker."""
+    me, opp = b.me, b.opp
+    if sum(me) != 15 or sum(opp) != 15 or min(me) < 0 or min(opp) < 0:
+        return False
+    shared = {p for p in range(1, 25) if me[p] and opp[p]}
+    if r.kind != "pin":
+        return not shared and not b.pinned_me and not b.pinned_opp
+    if b.pinned_me & b.pinned_opp or b.pinned_me | b.pinned_opp != shared:
+        return False
+    return all(me[p] == 1 for p in b.pinned_me) and all(opp[p] == 1 for p in b.pinned_opp)
+
+
+def oracle_result(r, position, cube=1):
+    """§1.7 / §1.8 from scratch: (winner relative to the seat, kind, points), or None."""
+    b = Board.of(position)
+    for winner, win, lose, lose_home, lose_bar in (
+            (0, b.me, b.opp, b.opp[1:7], b.opp[25]),  # the loser's checkers in the winner's home
+            (1, b.opp, b.me, [b.me[p] for p in range(1, 25) if _their_point(r, p) <= 6], b.me[25])):
+        if win[0] == 15:
+            if r.name == "tawla31":  # §5.7
+                return winner, "gammon" if lose[0] == 0 else "single", 15 - lose[0]
+            if lose[0]:
+                return winner, "single", cube if r.cube else 1
+            if r.cube and (any(lose_home) or lose_bar):  # §2.2
+                return winner, "backgammon", 3 * cube
+            return winner, "gammon", 2 * cube if r.cube else 2
+    if r.quadrant:
+        if all(b.me[19:25]):
+            return 0, "quadrant_lock", 15 - b.opp[0]
+        if all(b.opp[1:7]):  # the opponent's own 19..24
+            return 1, "quadrant_lock", 15 - b.me[0]
+    if r.plakoto:
+        mine = b.me[24] == 1 and 24 in b.pinned_me
+        theirs = b.opp[1] == 1 and 1 in b.pinned_opp
+        if mine and theirs:
+            return None, "draw", 0
+        if theirs and b.me[24] == 0:
+            return 0, "mother", 2
+        if mine and b.opp[1] == 0:
+            return 1, "mother", 2
+    if r.can_freeze and not oracle_can_step(r, b) and not oracle_can_step(r, Board.of(position.flip())):
+        return None, "draw", 0
+    return None
+
+
+# =================================================================================================
+# Playouts
+# =================================================================================================
+def check_turn(r, position, dice, moves, stats):
+    """All the per-turn properties for one roll; returns nothing, asserts."""
+    before = Board.of(position)
+    n_dice = 4 if dice[0] == dice[1] else 2
+    # 1. the engine's final positions == the oracle's
+    got = {m.after: m.ended for m in moves}
+    assert len(got) == len(moves), "two legal moves reach one position"
+    assert got == oracle_finals(r, before, dice), (position.id(), dice)
+    # 2. each move's steps are legal single steps, replayed on the intermediate boards
+    for m in moves:
+        b = before
+        remaining = list((dice[0],) * 4 if dice[0] == dice[1] else dice)
+        for i, s in enumerate(m.steps):
+            assert s.die in remaining, (str(m), s)
+            remaining.remove(s.die)
+            assert oracle_step_ok(r, b, s.from_point, s.to_point, s.die), (position.id(), dice, str(m), i)
+            b = oracle_apply(r, b, s.from_point, s.to_point)
+            assert board_ok(r, b), (position.id(), dice, str(m), i)
+            assert oracle_wall_ok(r, b), (position.id(), dice, str(m), i)
+            assert oracle_ended(r, b) == (m.ended and i == len(m.steps) - 1), (position.id(), dice, str(m))
+        assert b.key() == m.after
+        # a move that stops early could not have gone on (nothing playable with the dice left)
+        if not m.ended and len(m.steps) < n_dice:
+            assert not any(True for d in set(remaining) for _ in oracle_next(r, b, d)), (position.id(), dice)
+    # 3. the max-dice rule: every non-ending move uses the same number of dice; with an ending
+    #    move among them, that number is all of them (D17); one die of a non-double: the larger
+    lengths = {len(m.steps) for m in moves if not m.ended}
+    assert len(lengths) <= 1, (position.id(), dice, lengths)
+    if any(m.ended for m in moves):
+        assert lengths <= {n_dice}
+        assert all(len(m.steps) <= n_dice for m in moves)
+    if lengths == {1} and dice[0] != dice[1] and not any(m.ended for m in moves):
+        dies = {m.steps[0].die for m in moves}
+        if max(dice) in dies:
+            assert dies == {max(dice)}, (position.id(), dice)
+    stats["rolls"] += 1
+    stats["moves"] += len(moves)
+
+
+def play_game(ruleset, rng: random.Random, stats: Counter) -> GameResult:
+    """One random game through the public API, every turn checked; returns its result."""
+    r = rules_of(ruleset)
+    # the opening roll (§1.6): ties throw again; the starter plays the two dice or rolls again
+    while True:
+        o = opening_roll(ruleset, rng.randint(1, 6), rng.randint(1, 6))
+        if o.starter is not None:
+            break
+    dice = o.dice or (rng.randint(1, 6), rng.randint(1, 6))
+    position = ruleset.initial_position()  # both seats see the same start
+    turns = 0
+    while True:
+        result = position.result()
+        want = oracle_result(r, position)
+        if result is not None:
+            assert (result.winner, result.kind, result.points) == want, position.id()
+            if r.cube:
+                for cube in (2, 4):
+                    got = position.result(cube)
+                    assert (got.winner, got.kind, got.points) == oracle_result(r, position, cube)
+            break
+        assert want is None, position.id()
+        if not r.can_freeze:  # §1.7: the hitting games never freeze
+            assert oracle_can_step(r, Board.of(position)) or oracle_can_step(r, Board.of(position.flip()))
+        moves = position.legal_moves(dice)
+        check_turn(r, position, dice, moves, stats)
+        if moves:
+            move = rng.choice(moves)
+            position = position.play(move)
+            # a move ends the game exactly when it says so (a frozen draw can follow any move)
+            res = position.result()
+            if move.ended:  # a win for the mover, or the plakoto mutual mother pin (a draw)
+                assert res is not None and (res.winner == 1 or r.plakoto and res.kind == "draw")
+            else:
+                assert res is None or res.kind == "draw"
+        else:
+            position = position.flip()  # pass
+        turns += 1
+        assert turns < MAX_TURNS, "a game that does not end"
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+    assert result.kind in ALLOWED_KINDS[r.name]
+    if result.kind == "draw":
+        assert r.can_freeze and result.points == 0 and result.winner is None
+        if not r.plakoto:
+            assert position.is_frozen()
+    else:
+        assert result.points >= 1
+    stats["games"] += 1
+    stats["turns"] += turns
+    stats["end:" + result.kind] += 1
+    return result
+
+
+ALLOWED_KINDS = {
+    "backgammon": {"single", "gammon", "backgammon"},
+    "adi": {"single", "gammon"},
+    "mahbusa": {"single", "gammon", "draw", "mother"},
+    "tawla31": {"single", "gammon", "quadrant_lock", "draw"},
+    "tawla31-saharat": {"single", "gammon", "draw"},
+}
+
+
+def run_playouts(label: str, games: int, seed: int, tag: str = "") -> Counter:
+    r = RULESETS[label]
+    rng = random.Random(f"{label}:{seed}")
+    stats: Counter = Counter()
+    t0, c0 = time.perf_counter(), time.process_time()
+    for _ in range(games):
+        play_game(r, rng, stats)
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    ends = ", ".join(f"{k[4:]} {v}" for k, v in sorted(stats.items()) if k.startswith("end:"))
+    print(f"\n[{label}, {tag} engine] games {stats['games']}, mean length {stats['turns'] / games:.1f} turns, "
+          f"endings: {ends}, mean legal moves per roll {stats['moves'] / stats['rolls']:.2f} "
+          f"({stats['rolls']} rolls); {dt:.1f} s ({cpu:.1f} s CPU)")
+    assert stats["games"] == games
+    return stats
+
+
+MAIN = ["backgammon", "adi", "mahbusa", "tawla31", "tawla31-saharat"]
+# The reference engine always; the compiled engine too where it is built (fewer games: the
+# per-turn checks, not the engine, are most of the time).
+ENGINES = ["reference"] + (["fast"] if tawla.engine.fast_available() else [])
+FAST_GAMES = 100
+
+
+@contextlib.contextmanager
+def engine(name: str):
+    """Run Position.legal_moves on one engine (tawla.engine reads TAWLA_ENGINE at each call)."""
+    old = os.environ.get("TAWLA_ENGINE")
+    if name == "reference":
+        os.environ["TAWLA_ENGINE"] = "reference"
+    else:
+        os.environ.pop("TAWLA_ENGINE", None)
+    try:
+        assert tawla.engine.default_engine() == name
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("TAWLA_ENGINE", None)
+        else:
+            os.environ["TAWLA_ENGINE"] = old
+
+
+@pytest.mark.parametrize("label", MAIN)
+@pytest.mark.parametrize("engine_name", ENGINES)
+def test_random_playouts(label, engine_name):
+    with engine(engine_name):
+        stats = run_playouts(label, GAMES if engine_name == "reference" else FAST_GAMES, seed=1,
+                             tag=engine_name)
+    if label != "mahbusa":
+        # backgammon/adi: §1.7. The Tawla 31 games cannot freeze in play either: a side with
+        # all its checkers home may bear off its highest one with a 6 (T31E: unless an opponent
+        # checker is in its home, and that checker can then always move or is the opponent's
+        # locked start checker whose other checkers can move); a side with a checker outside
+        # home needs six opponent points in a row in front of it, and the opponent can always
+        # step 1 pip inside such a block (it is never an illegal wall in play, §6.5).
+        assert stats["end:draw"] == 0
+
+
+@pytest.mark.parametrize("label", ["mahbusa/plakoto", "tawla31/no-seed-rules"])
+def test_random_playouts_with_options(label):
+    with engine("reference"):
+        stats = run_playouts(label, OPTION_GAMES, seed=1, tag="reference")
+    if label == "tawla31/no-seed-rules":
+        assert stats["end:quadrant_lock"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("label", list(RULESETS))
+@pytest.mark.parametrize("engine_name", ENGINES)
+def test_random_playouts_full_size(label, engine_name):
+    with engine(engine_name):
+        stats = run_playouts(label, SLOW_GAMES, seed=2, tag=engine_name)
+    if not label.startswith("mahbusa"):
+        assert stats["end:draw"] == 0  # see test_random_playouts
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(label=st.sampled_from(list(RULESETS)), seed=st.integers(0, 2**32 - 1),
+       engine_name=st.sampled_from(ENGINES))
+def test_hypothesis_playout(label, seed, engine_name):
+    """One game per example, the seed chosen (and shrunk on failure) by Hypothesis."""
+    with engine(engine_name):
+        play_game(RULESETS[label], random.Random(seed), Counter())
+
+
+# =================================================================================================
+# Random boards (not only reachable ones): the engine against the oracle, position by position
+# =================================================================================================
+def random_position(ruleset, rng: random.Random):
+    """A random valid board of the ruleset: few points, biased to homes and start quadrants,
+    some checkers off, bar checkers (hitting games), pin stacks (mahbusa)."""
+    r = rules_of(ruleset)
+    while True:
+        sides = []
+        for _ in range(2):
+            side = [0] * 26
+            side[0] = rng.choice([0, 0, 0, rng.randint(1, 14)])
+            n = 15 - side[0]
+            pool = rng.choice([list(range(1, 25)), list(range(1, 7)) + list(range(19, 25)),
+                               list(range(1, 13)), list(range(13, 25))])
+            pts = rng.sample(pool, rng.randint(1, min(len(pool), 7)))
+            for i in range(n):
+                side[rng.choice(pts)] += 1
+            if r.kind == "hit" and rng.random() < 0.2:
+                k = rng.randint(1, 2)
+                for _ in range(k):
+                    p = rng.choice([q for q in range(1, 25) if side[q]] or [0])
+                    if p:
+                        side[p] -= 1
+                        side[25] += 1
+            sides.append(side)
+        me, opp_own = sides
+        opp = [0] * 26  # the opponent's checkers in the mover's numbering
+        opp[0], opp[25] = opp_own[0], opp_own[25]
+        for q in range(1, 25):
+            opp[_their_point(r, q)] += opp_own[q]
+        pinned_me, pinned_opp = [], []
+        ok = True
+        for p in range(1, 25):
+            if me[p] and opp[p]:
+                if r.kind != "pin" or (me[p] != 1 and opp[p] != 1):
+                    ok = False
+                    break
+                if me[p] == 1 and (opp[p] != 1 or rng.random() < 0.5):
+                    pinned_me.append(p)
+                else:
+                    pinned_opp.append(p)
+        if not ok:
+            continue
+        try:
+            return tawla.Position.from_points(
+                ruleset, {p: me[p] for p in range(1, 25) if me[p]}, {p: opp[p] for p in range(1, 25) if opp[p]},
+                bar=(me[25], opp[25]), off=(me[0], opp[0]), pinned_on_roll=pinned_me, pinned_opponent=pinned_opp)
+        except tawla.errors.InvalidPosition:
+            continue
+
+
+def check_position(ruleset, position, dice):
+    r = rules_of(ruleset)
+    result = position.result()
+    want = oracle_result(r, position)
+    assert (None if result is None else (result.winner, result.kind, result.points)) == want, position.id()
+    frozen = r.can_freeze and not oracle_can_step(r, Board.of(position)) \
+        and not oracle_can_step(r, Board.of(position.flip()))
+    if result is None or result.kind == "draw":
+        assert position.is_frozen() == frozen, position.id()
+    if result is None:
+        moves = position.legal_moves(dice)
+        check_turn(r, position, dice, moves, Counter())
+
+
+def test_random_boards_match_the_oracle():
+    rng = random.Random(11)
+    for label, ruleset in RULESETS.items():
+        for eng in ENGINES:
+            with engine(eng):
+                for _ in range(300):
+                    p = random_position(ruleset, rng)
+                    check_position(ruleset, p, (rng.randint(1, 6), rng.randint(1, 6)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(label=st.sampled_from(list(RULESETS)), seed=st.integers(0, 2**32 - 1),
+       a=st.integers(1, 6), b=st.integers(1, 6), engine_name=st.sampled_from(ENGINES))
+def test_hypothesis_boards_match_the_oracle(label, seed, a, b, engine_name):
+    ruleset = RULESETS[label]
+    with engine(engine_name):
+        check_position(ruleset, random_position(ruleset, random.Random(seed)), (a, b))
+
+
+# =================================================================================================
+# Step-by-step play (§1.3): legal_steps along a random legal move
+# =================================================================================================
+def _oracle_best(r, b: Board, remaining) -> int:
+    """How many more dice can be used from b (a game-ending step counts them all, D17)."""
+    best = 0
+    for d in set(remaining):
+        rest = list(remaining)
+        rest.remove(d)
+        for _, n in oracle_next(r, b, d):
+            if oracle_ended(r, n):
+                return len(remaining)
+            best = max(best, 1 + _oracle_best(r, n, rest))
+            if best == len(remaining):
+                return best
+    return best
+
+
+def _oracle_next_singles(r, b, dice, remaining, used, target) -> list:
+    n_dice = 4 if dice[0] == dice[1] else 2
+    out = []
+    for d in set(remaining):
+        rest = list(remaining)
+        rest.remove(d)
+        for (p, t), n in oracle_next(r, b, d):
+            total = n_dice if oracle_ended(r, n) else used + 1 + _oracle_best(r, n, rest)
+            if total >= target:
+                out.append((p, t, d))
+    if target == 1 and dice[0] != dice[1] and used == 0 and any(x[2] == max(dice) for x in out):
+        out = [x for x in out if x[2] == max(dice)]
+    return sorted(out)
+
+
+@pytest.mark.parametrize("label", list(RULESETS))
+def test_legal_steps_along_random_moves(label):
+    ruleset = RULESETS[label]
+    r = rules_of(ruleset)
+    rng = random.Random(f"steps:{label}")
+    with engine("reference"):
+        for _ in range(15):
+            position = ruleset.initial_position()
+            while position.result() is None:
+                dice = (rng.randint(1, 6), rng.randint(1, 6))
+                moves = position.legal_moves(dice)
+                if not moves:
+                    assert tawla.legal_steps(position, dice) == []
+                    position = position.flip()
+                    continue
+                move = rng.choice(moves)
+                remaining = list((dice[0],) * 4 if dice[0] == dice[1] else dice)
+                b = Board.of(position)
+                target = _oracle_best(r, b, remaining)
+                played = []
+                for i in range(len(move.steps) + 1):
+                    got = sorted((s.from_point, s.to_point, s.die)
+                                 for s in tawla.legal_steps(position, dice, played) if isinstance(s.die, int))
+                    if i == len(move.steps):
+                        want = [] if move.ended else _oracle_next_singles(r, b, dice, remaining, i, target)
+                        assert got == want == [], (position.id(), dice, str(move))
+                        break
+                    assert got == _oracle_next_singles(r, b, dice, remaining, i, target), (position.id(), dice)
+                    s = move.steps[i]
+                    assert (s.from_point, s.to_point, s.die) in got
+                    played.append(s)
+                    b = oracle_apply(r, b, s.from_point, s.to_point)
+                    remaining.remove(s.die)
+                position = position.play(move)
