@@ -338,6 +338,7 @@ class TestAdversarial:
             self.start.play(forged)
         with pytest.raises(AttributeError):
             self.start._row = b"x"
+        assert len({self.start: 1, BG.initial_position(): 2}) == 1  # hashable, hash cached
 
     def test_finished_game_offers_nothing(self):
         over = Position.from_points(BG, {6: 15}, {})  # the opponent has borne off all 15

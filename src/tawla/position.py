@@ -452,7 +452,7 @@ class Position:
 
     def __hash__(self):
         if self._hash is None:
-            self._hash = hash((self._row, self._ruleset))
+            object.__setattr__(self, "_hash", hash((self._row, self._ruleset)))
         return self._hash
 
     def __repr__(self):
