@@ -33,3 +33,5 @@ __all__ = [
     "opening_roll", "OpeningRoll", "MatchState",
 ]
 __all__ += ["Match", "HouseRules", "get_house"]
+from .playout import PlayoutResult, playout  # noqa: E402  (issue 4: random playouts)
+__all__ += ["playout", "PlayoutResult"]

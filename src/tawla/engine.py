@@ -7,6 +7,7 @@ engine as fallback (for example where no compiler was available at install time)
 
 from __future__ import annotations
 
+import functools
 import os
 
 import numpy as np
@@ -53,12 +54,14 @@ def legal_moves(position, dice, *, engine: str | None = None) -> list:
         None: :func:`default_engine`.
     """
     dice = check_dice(dice)
+    r = position.ruleset
+    if (engine or default_engine()) == "fast" and _fast is not None:  # fast-path hook (issue 4)
+        if _fast.is_over(position.row, _params(r)):
+            return []
+        seqs = _fast.legal_sequences(position.row, dice, _params(r))
+        return [Move(steps, dice, ended, position.row, after, r) for steps, after, ended in seqs]
     if position.result() is not None:
         return []
-    r = position.ruleset
-    if (engine or default_engine()) == "fast" and _fast is not None:
-        seqs = _fast.legal_sequences(position.row, dice, r.code, _flags(r))
-        return [Move(steps, dice, ended, position.row, after, r) for steps, after, ended in seqs]
     seqs = ref.legal_turns(r, ref.State.from_row(position.row), dice)
     moves, seen = [], set()
     for x in seqs:
@@ -73,10 +76,30 @@ def pass_move(position, dice) -> Move:
     return Move((), check_dice(dice), False, position.row, position.row, position.ruleset)
 
 
-def _flags(r) -> int:
-    """Ruleset option bits for the fast engine."""
-    return (int(r.mother_rule == "plakoto") | int(r.quadrant_lock_win) << 1
-            | int(r.bearoff_no_opponent_in_home) << 2)
+# --- fast-path hook (issue 4): the ruleset as the fast engine's C struct ---------------------
+@functools.lru_cache(maxsize=None)
+def _params(r):
+    """The :class:`tawla._fast.Params` of a Ruleset: every rule the generator reads, as data.
+
+    One generator serves every ruleset; this maps the Ruleset's fields (RULES.md §7) onto
+    the C struct (cached per Ruleset).
+    """
+    return _fast.Params(
+        contact={"hit": 0, "pin": 1, "block": 2}[r.contact],
+        has_bar=int(r.has_bar),
+        same=int(r.geometry == "same"),
+        start_lock=int(r.start_lock),
+        bearoff_no_pinned=int(r.bearoff_no_pinned),
+        bearoff_no_opponent_in_home=int(r.bearoff_no_opponent_in_home),
+        quadrant_lock_win=int(r.quadrant_lock_win),
+        wall_rule=int(r.wall_rule),
+        mother_plakoto=int(r.mother_rule == "plakoto"),
+        can_freeze=int(r.can_freeze),
+        scoring={"cube": 0, "mars": 1, "checkers_left": 2}[r.scoring],
+        bar_backgammon_counts_double=int(r.bar_backgammon_counts_double),
+        opening_reroll=int(r.opening_reroll),
+        start=tuple(r.start),
+    )
 
 
 def _check_batch(positions, dice=None):
@@ -139,7 +162,7 @@ def expand(positions, dice, *, ruleset, engine: str = "fast"):
     r = get_ruleset(ruleset)
     arr, d = _check_batch(positions, dice)
     if engine == "fast" and _fast is not None and hasattr(_fast, "expand"):
-        return _fast.expand(arr, d, r.code, _flags(r))
+        return _fast.expand(arr, d, _params(r))  # fast-path hook (issue 4)
     if engine not in ("fast", "reference"):
         raise ValueError(f"engine must be 'fast' or 'reference', not {engine!r}")
     _validate_rows(arr, r)
@@ -175,6 +198,8 @@ def expand_all_rolls(positions, *, ruleset, engine: str = "fast"):
     """
     r = get_ruleset(ruleset)
     arr, _ = _check_batch(positions)
+    if engine == "fast" and _fast is not None:  # fast-path hook (issue 4)
+        return _fast.expand_all_rolls(arr, _params(r))
     n = arr.shape[0]
     rep = np.repeat(arr, 21, axis=0)
     dice = np.tile(ROLLS, (n, 1))

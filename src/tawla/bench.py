@@ -1,0 +1,411 @@
+"""``tawla bench``: the speed table of issue 4, measured in one run on this machine.
+
+Workloads
+---------
+W1
+    The 2000 GNU Backgammon positions of ``bench/data`` (1000 contact, 1000 race) x the 21
+    rolls, backgammon rules (or adi, the same movement).
+W2
+    2000 positions met in seeded random games of the chosen ruleset (fast engine) x 21 rolls.
+
+Measures
+--------
+* ns per distinct child: ``tawla.expand`` (fast; the call included, best of ``--repeat``),
+  ``tawla.expand_all_rolls`` (fast), the reference engine (on a sample of positions),
+  ``gnubg_nn.moves`` (W1, when installed) and OpenSpiel (whole-turn children walked through
+  ``legal_actions``/``child`` on states met in random OpenSpiel games, when installed);
+  every figure divides by tawla's number of children, so the ratios are time ratios.
+* a 2-thread run: two threads each calling ``expand`` on half the batch (the GIL is
+  released), speed-up over one thread;
+* random games per second: ``tawla.playout`` (fast, C loop), the reference engine, gnubg_nn
+  (random choice among ``gnubg_nn.moves``), OpenSpiel (random actions).
+
+All times are wall-clock (``time.perf_counter``), best of the repeats; on a busy machine the
+numbers move, the ratios in one run much less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["main", "run", "load_w1", "workload"]
+
+TARGET_NS_W1 = 15.0
+TARGET_NS_W2 = 30.0
+TARGET_THREADS = 1.7
+TARGET_GAMES = 20_000
+
+
+def _bench_data_dir() -> Path:
+    """bench/data of the source tree (or ../shared/data/positions as a fallback)."""
+    here = Path(__file__).resolve()
+    for base in (here.parents[2] / "bench" / "data", Path.cwd() / "bench" / "data",
+                 here.parents[3] / "shared" / "data" / "positions"):
+        if (base / "bg_contact_1000.pid").exists():
+            return base
+    raise FileNotFoundError("bench/data/bg_contact_1000.pid not found (run from the source tree)")
+
+
+def load_w1(ruleset="backgammon") -> np.ndarray:
+    """W1 positions: ``uint8[2000, 56]`` (contact then race) for a hitting ruleset."""
+    from .position import Position, positions_to_array
+
+    d = _bench_data_dir()
+    ids = []
+    for name in ("bg_contact_1000.pid", "bg_race_1000.pid"):
+        ids += [ln.strip() for ln in (d / name).read_text().splitlines() if ln.strip()]
+    return positions_to_array(Position.from_gnubg_id(pid, ruleset) for pid in ids)
+
+
+def workload(name: str, ruleset, n_positions: int = 2000, seed: int = 2024) -> np.ndarray:
+    """The positions of a workload (``W1`` or ``W2``) for a ruleset: ``uint8[N, 56]``."""
+    from .playout import random_positions
+
+    if name.upper() == "W1":
+        return load_w1(ruleset)
+    return random_positions(ruleset, n_positions, seed=seed, parallel_games=16)
+
+
+def _best(fn, repeat: int) -> float:
+    """Best wall-clock time of ``repeat`` calls, in seconds."""
+    return _best2(fn, repeat)[0]
+
+
+def _best2(fn, repeat: int):
+    """(best wall-clock, best CPU time of the calling thread) of ``repeat`` calls, seconds."""
+    best = cpu = float("inf")
+    for _ in range(repeat):
+        t, c = time.perf_counter(), time.thread_time()
+        fn()
+        cpu = min(cpu, time.thread_time() - c)
+        best = min(best, time.perf_counter() - t)
+    return best, cpu
+
+
+def _rows_dice(arr):
+    import tawla
+
+    rep = np.repeat(arr, 21, axis=0)
+    dice = np.tile(tawla.ROLLS, (len(arr), 1))
+    return rep, dice
+
+
+def measure_fast(arr, r, repeat: int) -> dict:
+    import tawla
+
+    rep, dice = _rows_dice(arr)
+    children, _ = tawla.expand(rep, dice, ruleset=r)
+    n = len(children)
+    del children
+    t_expand, c_expand = _best2(lambda: tawla.expand(rep, dice, ruleset=r), repeat)
+    t_all, c_all = _best2(lambda: tawla.expand_all_rolls(arr, ruleset=r), repeat)
+    # two threads, each expanding half of the batch (every other row, so both halves hold the
+    # same mix of positions and rolls: contiguous halves of W1 are contact vs race)
+    parts = [(np.ascontiguousarray(rep[k::2]), np.ascontiguousarray(dice[k::2])) for k in (0, 1)]
+
+    cpu_two = [float("inf")]
+
+    def work(k, cpus):
+        c = time.thread_time()
+        tawla.expand(*parts[k], ruleset=r)
+        cpus[k] = time.thread_time() - c
+
+    def two_threads():
+        cpus = [0.0, 0.0]
+        ts = [threading.Thread(target=work, args=(k, cpus)) for k in (0, 1)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        cpu_two[0] = min(cpu_two[0], max(cpus))
+
+    t_two = _best(two_threads, max(repeat, 15))
+    return {"children": n, "pairs": len(rep), "expand": t_expand, "all_rolls": t_all, "two_threads": t_two,
+            "expand_cpu": c_expand, "all_rolls_cpu": c_all, "two_threads_cpu": cpu_two[0]}
+
+
+def measure_reference(arr, r, sample: int) -> dict:
+    import tawla
+
+    sub = arr[:: max(1, len(arr) // sample)][:sample]
+    rep, dice = _rows_dice(sub)
+    t = time.perf_counter()
+    children, _ = tawla.expand(rep, dice, ruleset=r, engine="reference")
+    dt = time.perf_counter() - t
+    return {"children": len(children), "pairs": len(rep), "time": dt}
+
+
+def measure_gnubg(arr, r, sample: int):
+    try:
+        import gnubg_nn as g
+    except ImportError:
+        return None
+    import tawla
+    from .position import Position
+
+    sub = arr[:: max(1, len(arr) // sample)][:sample]
+    boards = []
+    for row in sub:
+        me, opp = Position(row.tobytes(), r)._own_coords()
+        boards.append([list(opp[1:25]) + [opp[25]], list(me[1:25]) + [me[25]]])
+    rolls = [(int(a), int(b)) for a, b in tawla.ROLLS]
+    moves = g.moves
+    t = time.perf_counter()
+    for b in boards:
+        for d1, d2 in rolls:
+            moves(b, d1, d2)
+    dt = time.perf_counter() - t
+    children, _, _ = tawla.expand_all_rolls(sub, ruleset=r)
+    return {"children": len(children), "pairs": len(sub) * 21, "time": dt}
+
+
+def _spiel_turn_children(state) -> int:
+    """Distinct whole-turn children of an OpenSpiel backgammon decision state (a double is
+    two half-turns of the same player there)."""
+    mover = state.current_player()
+    seen, finals = set(), set()
+
+    def walk(st):
+        for a in st.legal_actions():
+            child = st.child(a)
+            key = str(child)
+            if key in seen:
+                continue
+            seen.add(key)
+            if not child.is_terminal() and not child.is_chance_node() and child.current_player() == mover:
+                walk(child)
+            else:
+                finals.add(key)
+
+    walk(state)
+    return max(len(finals), 1)
+
+
+def measure_openspiel(n_states: int, n_games: int, seed: int = 7):
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("backgammon")
+    rng = random.Random(seed)
+    # ns per child: whole-turn children of decision states met in random games
+    states = []
+    while len(states) < n_states:
+        st = game.new_initial_state()
+        while not st.is_terminal() and len(states) < n_states:
+            if st.is_chance_node():
+                st.apply_action(rng.choice([a for a, _ in st.chance_outcomes()]))
+                continue
+            if not states or rng.random() < 0.2:
+                states.append(st.clone())
+            st.apply_action(rng.choice(st.legal_actions()))
+    t = time.perf_counter()
+    children = sum(_spiel_turn_children(s) for s in states)
+    dt_children = time.perf_counter() - t
+    # random games
+    t = time.perf_counter()
+    for _ in range(n_games):
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                outs = st.chance_outcomes()
+                st.apply_action(outs[rng.randrange(len(outs))][0])
+            else:
+                acts = st.legal_actions()
+                st.apply_action(acts[rng.randrange(len(acts))])
+    dt_games = time.perf_counter() - t
+    return {"states": len(states), "children": children, "time_children": dt_children,
+            "games": n_games, "time_games": dt_games}
+
+
+def gnubg_random_games(n_games: int, seed: int = 7):
+    try:
+        import gnubg_nn as g
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    start = [[0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]] * 2
+    moves, from_key = g.moves, g.board_from_position_key
+    t = time.perf_counter()
+    for _ in range(n_games):
+        board = [list(start[0]), list(start[1])]
+        while True:
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+            keys = moves(board, d1, d2)
+            if keys:
+                after = from_key(keys[rng.randrange(len(keys))])
+                if sum(after[1]) == 0:
+                    break
+                board = [after[1], after[0]]
+            else:
+                board = [board[1], board[0]]
+    return {"games": n_games, "time": time.perf_counter() - t}
+
+
+def _fmt_ns(x):
+    return f"{x:,.1f}" if x < 100 else f"{x:,.0f}"
+
+
+def _row(cols, widths):
+    return "  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(cols, widths)))
+
+
+def run(workload_name="W1", ruleset="backgammon", *, repeat=5, ref_sample=100, external=True,
+        playout_games=20_000, ref_games=20, variants=True, out=print) -> dict:
+    """Measure and print the table; returns the raw measurements."""
+    import tawla
+    from . import engine as eng
+    from .playout import playout
+
+    r = tawla.get_ruleset(ruleset)
+    if not eng.fast_available():
+        out("tawla bench: the fast engine is not built; nothing to measure")
+        return {}
+    if workload_name.upper() == "W1" and not r.has_bar:
+        raise SystemExit("W1 is a backgammon workload: use --ruleset backgammon/adi, or --workload W2")
+    arr = workload(workload_name, r)
+    res = {"workload": workload_name.upper(), "ruleset": r.name}
+    cpu = platform.processor() or platform.machine()
+    try:
+        for ln in Path("/proc/cpuinfo").read_text().splitlines():
+            if ln.startswith("model name"):
+                cpu = ln.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        load = " load average %.1f %.1f %.1f;" % os.getloadavg()
+    except (AttributeError, OSError):
+        load = ""
+    out(f"tawla bench - workload {workload_name.upper()}: {len(arr)} positions x 21 rolls, ruleset {r.name}; "
+        f"{cpu}, {os.cpu_count()} CPUs;{load} best of {repeat}")
+    out("ns/child: wall-clock time of the call / tawla's distinct children (cpu: the calling thread's "
+        "CPU time, robust to a busy machine)")
+    out("")
+    fast = measure_fast(arr, r, repeat)
+    res["fast"] = fast
+    n = fast["children"]
+    ns_fast = fast["expand"] / n * 1e9
+    target = TARGET_NS_W1 if workload_name.upper() == "W1" else TARGET_NS_W2
+    ns_fast_cpu = fast["expand_cpu"] / n * 1e9
+    widths = (34, 8, 10, 10, 10, 9)
+    out(_row(("move generation", "pairs", "children", "ns/child", "cpu ns", "x fast"), widths))
+    out(_row(("tawla.expand (fast, incl. call)", fast["pairs"], n, _fmt_ns(ns_fast), _fmt_ns(ns_fast_cpu), "1.0"),
+             widths))
+    out(_row(("tawla.expand_all_rolls (fast)", fast["pairs"], n, _fmt_ns(fast["all_rolls"] / n * 1e9),
+              _fmt_ns(fast["all_rolls_cpu"] / n * 1e9), f"{fast['all_rolls'] / fast['expand']:.2f}"), widths))
+    ref = measure_reference(arr, r, ref_sample)
+    res["reference"] = ref
+    ns_ref = ref["time"] / ref["children"] * 1e9
+    out(_row(("tawla reference (sample)", ref["pairs"], ref["children"], _fmt_ns(ns_ref), "", f"{ns_ref / ns_fast:,.0f}"),
+             widths))
+    if external and r.has_bar and workload_name.upper() == "W1":
+        gn = measure_gnubg(arr, r, len(arr))
+        res["gnubg"] = gn
+        if gn:
+            ns = gn["time"] / gn["children"] * 1e9
+            out(_row(("gnubg_nn.moves (Python)", gn["pairs"], gn["children"], _fmt_ns(ns), "", f"{ns / ns_fast:,.1f}"),
+                     widths))
+        else:
+            out("gnubg_nn: not installed")
+    if external and r.has_bar:
+        sp = measure_openspiel(200, 20)
+        res["openspiel"] = sp
+        if sp:
+            ns = sp["time_children"] / sp["children"] * 1e9
+            out(_row(("OpenSpiel (random-game states)", sp["states"], sp["children"], _fmt_ns(ns), "",
+                      f"{ns / ns_fast:,.0f}"), widths))
+        else:
+            out("OpenSpiel (pyspiel): not installed")
+    speed = fast["expand"] / fast["two_threads"]
+    speed_cpu = fast["expand_cpu"] / fast["two_threads_cpu"]
+    res["two_thread_speedup"] = speed
+    res["two_thread_speedup_cpu"] = speed_cpu
+    out("")
+    out(f"target: <= {target:.0f} ns/child through tawla.expand: {_fmt_ns(ns_fast)} wall "
+        f"({'met' if ns_fast <= target else 'NOT met'}), {_fmt_ns(ns_fast_cpu)} cpu "
+        f"({'met' if ns_fast_cpu <= target else 'NOT met'})")
+    out(f"2 threads, each expand() on half the batch (alternate rows): {fast['two_threads'] * 1e3:.1f} ms vs "
+        f"{fast['expand'] * 1e3:.1f} ms on one: {speed:.2f}x wall (target >= {TARGET_THREADS}x: "
+        f"{'met' if speed >= TARGET_THREADS else 'NOT met'}); CPU-bound estimate {speed_cpu:.2f}x "
+        f"(one thread's CPU time / the busier thread's)")
+    if variants and workload_name.upper() == "W1":
+        out("")
+        out(_row(("W2, own random-game positions", "pairs", "children", "ns/child", "cpu ns", "target"), widths))
+        res["w2"] = {}
+        for name in tawla.RULESET_IDS:
+            rv = tawla.get_ruleset(name)
+            a2 = workload("W2", rv)
+            f2 = measure_fast(a2, rv, max(2, repeat // 2))
+            ns2 = f2["expand"] / f2["children"] * 1e9
+            res["w2"][name] = f2
+            cpu2 = f2["expand_cpu"] / f2["children"] * 1e9
+            out(_row((f"tawla.expand, {name}", f2["pairs"], f2["children"], _fmt_ns(ns2), _fmt_ns(cpu2),
+                      f"{'met' if min(ns2, cpu2) <= TARGET_NS_W2 else 'NOT met'}"), widths))
+    # playouts
+    out("")
+    widths = (34, 8, 10, 10, 10, 9)
+    out(_row((f"random games, {r.name}", "games", "time s", "games/s", "cpu g/s", "x fast"), widths))
+    playout(r, 200, seed=1)  # warm up
+    t, c = time.perf_counter(), time.thread_time()
+    playout(r, playout_games, seed=1)
+    dt, dc = time.perf_counter() - t, time.thread_time() - c
+    gps, gps_cpu = playout_games / dt, playout_games / max(dc, 1e-9)
+    res["playout_fast"] = gps
+    res["playout_fast_cpu"] = gps_cpu
+    out(_row(("tawla.playout (fast, C loop)", playout_games, f"{dt:.2f}", f"{gps:,.0f}", f"{gps_cpu:,.0f}", "1.0"),
+             widths))
+    t = time.perf_counter()
+    playout(r, ref_games, seed=1, engine="reference")
+    dt = time.perf_counter() - t
+    res["playout_reference"] = ref_games / dt
+    out(_row(("tawla reference", ref_games, f"{dt:.2f}", f"{ref_games / dt:,.1f}", "", f"{gps / (ref_games / dt):,.0f}"),
+             widths))
+    if external and r.has_bar:
+        gg = gnubg_random_games(200)
+        if gg:
+            x = gg["games"] / gg["time"]
+            res["playout_gnubg"] = x
+            out(_row(("gnubg_nn (Python loop)", gg["games"], f"{gg['time']:.2f}", f"{x:,.0f}", "", f"{gps / x:,.1f}"),
+                     widths))
+        sp = res.get("openspiel")
+        if sp:
+            x = sp["games"] / sp["time_games"]
+            res["playout_openspiel"] = x
+            out(_row(("OpenSpiel (random actions)", sp["games"], f"{sp['time_games']:.2f}", f"{x:,.0f}", "",
+                      f"{gps / x:,.1f}"), widths))
+    out("")
+    out(f"target: >= {TARGET_GAMES:,} random games/s ({r.name}): {gps:,.0f} wall "
+        f"({'met' if gps >= TARGET_GAMES else 'NOT met'}), {gps_cpu:,.0f} cpu "
+        f"({'met' if gps_cpu >= TARGET_GAMES else 'NOT met'})")
+    return res
+
+
+def main(argv=None) -> int:
+    """Entry point of ``tawla bench`` (``argv``: the arguments after ``bench``)."""
+    p = argparse.ArgumentParser(prog="tawla bench", description=__doc__.split("\n")[0])
+    p.add_argument("--workload", default="W1", choices=["W1", "W2", "w1", "w2"],
+                   help="W1: the 2000 gnubg positions x 21 rolls; W2: 2000 random-game positions of --ruleset")
+    p.add_argument("--ruleset", default="backgammon", help="ruleset id or alias (W1: backgammon or adi)")
+    p.add_argument("--repeat", type=int, default=5, help="timing repeats (best is kept)")
+    p.add_argument("--ref-sample", type=int, default=100, help="positions for the reference engine")
+    p.add_argument("--games", type=int, default=20_000, help="random games for the fast playout")
+    p.add_argument("--ref-games", type=int, default=20, help="random games for the reference playout")
+    p.add_argument("--no-external", action="store_true", help="skip gnubg_nn and OpenSpiel")
+    p.add_argument("--no-variants", action="store_true", help="skip the W2 rows of the other rulesets")
+    a = p.parse_args(argv)
+    run(a.workload, a.ruleset, repeat=a.repeat, ref_sample=a.ref_sample, external=not a.no_external,
+        playout_games=a.games, ref_games=a.ref_games, variants=not a.no_variants)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
