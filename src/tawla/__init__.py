@@ -23,6 +23,9 @@ from .rules import RULESET_IDS, Ruleset, get_ruleset
 from .steps import Step
 from .house import HouseRules, get_house
 from .match import Match
+from . import bearoff
+from .bot import Bot, CubeAction
+from .evaluate import evaluate
 
 __version__ = "0.1.0"
 
@@ -35,3 +38,4 @@ __all__ = [
 __all__ += ["Match", "HouseRules", "get_house"]
 from .playout import PlayoutResult, playout  # noqa: E402  (issue 4: random playouts)
 __all__ += ["playout", "PlayoutResult"]
+__all__ += ["bearoff", "Bot", "CubeAction", "evaluate"]  # issue 6: bear-off, evaluation, bots

@@ -1,0 +1,372 @@
+"""Search bots with levels, for every ruleset.
+
+``tawla.Bot(ruleset, level).choose(position, dice)`` returns the chosen :class:`tawla.Move`
+(None when the turn passes or the game is over). Levels (:attr:`Bot.LEVELS`):
+
+``random``
+    a uniformly random legal move (seeded).
+``ply0``
+    the move whose resulting position :func:`tawla.evaluate.evaluate` rates best.
+``ply1``
+    expectimax one roll deeper: the best ``ply0`` candidates (at most
+    :attr:`Bot.PRUNE` [1], and only those within 0.25 points of the best) are valued by
+    the average, over the opponent's 21 rolls, of the opponent's best reply at 0 ply.
+``ply2``
+    two rolls deeper: the best candidates (at most :attr:`Bot.PRUNE` [2], within 0.2) are
+    valued over the opponent's 21 rolls, the opponent's reply for each roll being its best
+    at 0 ply, and each reply valued at 1 ply (our 21 rolls, our best move at 0 ply).
+
+Each child of a level is expanded for all 21 rolls in one :func:`tawla.expand_all_rolls`
+call per depth, and all positions of a depth are evaluated in one batch.
+
+CPU time per decision on the development machine (``bench/bench_strength.py timing``,
+compiled engine and evaluator, positions from ply0 self-play; ``choose_rows`` is batch play
+of 1000 games at once):
+
+================  ======  ======  =======  ========  ===================
+ruleset           random  ply0    ply1     ply2      ply0 ``choose_rows``
+================  ======  ======  =======  ========  ===================
+backgammon        20 us   21 us   0.9 ms   19 ms     8.7 us
+adi               7 us    22 us   1.1 ms   19 ms     8.7 us
+mahbusa           8 us    76 us   2.8 ms   36 ms     25 us
+tawla31           23 us   140 us  2.4 ms   64 ms     30 us
+tawla31-saharat   9 us    64 us   3.1 ms   57 ms     31 us
+================  ======  ======  =======  ========  ===================
+
+(Without the compiled modules everything works through the reference engine and numpy,
+some 20-100 times slower.)
+
+Cube decisions (backgammon, money play): :meth:`Bot.cube_action`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .engine import ROLL_WEIGHTS, expand_all_rolls
+from .evaluate import _evaluate, evaluate
+from .layout import PACKED_WIDTH
+from .moves import Move, check_dice
+from .rules import SAME, get_ruleset
+
+__all__ = ["Bot", "CubeAction"]
+
+
+def _flip_rows(rows: np.ndarray, r) -> np.ndarray:
+    from ._codec import flip_rows
+
+    return flip_rows(np.ascontiguousarray(rows), r.geometry == SAME)
+
+
+def _legal(position, dice):
+    """The legal moves of ``position``; through the compiled engine's sequence list when
+    it is built (only the chosen move becomes a :class:`tawla.Move` object)."""
+    from . import engine
+
+    r = position.ruleset
+    fast = getattr(engine, "_fast", None)
+    params = getattr(engine, "_params", None)
+    if (fast is None or params is None or not hasattr(fast, "legal_sequences")
+            or engine.default_engine() != "fast"):
+        return position.legal_moves(dice)
+    row = position.row
+    if row[0] == 15 or row[26] == 15:
+        return []
+    if (r.quadrant_lock_win or r.mother_rule != "none") and position.result() is not None:
+        return []
+    d = check_dice(dice)
+    return _Moves(fast.legal_sequences(row, d, params(r)), d, row, r)
+
+
+class _Moves:
+    """A list of legal sequences that builds :class:`tawla.Move` objects only when indexed."""
+
+    __slots__ = ("seqs", "dice", "row", "r")
+
+    def __init__(self, seqs, dice, row, r):
+        self.seqs, self.dice, self.row, self.r = seqs, dice, row, r
+
+    def __len__(self):
+        return len(self.seqs)
+
+    def __getitem__(self, i):
+        steps, after, ended = self.seqs[i]
+        return Move(steps, self.dice, ended, self.row, after, self.r)
+
+    def afters(self):
+        return [x[1] for x in self.seqs]
+
+
+def _rows_of(moves) -> np.ndarray:
+    if isinstance(moves, _Moves):
+        return np.frombuffer(b"".join(moves.afters()), dtype=np.uint8).reshape(-1, PACKED_WIDTH).copy()
+    return np.frombuffer(b"".join(m.after for m in moves), dtype=np.uint8).reshape(-1, PACKED_WIDTH).copy()
+
+
+@dataclass(frozen=True)
+class CubeAction:
+    """A money-game cube decision for the side on roll (before it rolls).
+
+    Attributes
+    ----------
+    double : bool
+        Whether the side on roll should double now (False when it may not).
+    take : bool
+        Whether the opponent should take a double now.
+    too_good : bool
+        The position is good enough to play on for a gammon rather than cash.
+    win, win_gammon, lose_gammon : float
+        Cubeless probabilities (pre-roll, one roll of lookahead) for the side on roll.
+    equity : float
+        Cubeless equity per unit of cube for the side on roll.
+    """
+
+    double: bool
+    take: bool
+    too_good: bool
+    win: float
+    win_gammon: float
+    lose_gammon: float
+    equity: float
+
+
+class Bot:
+    """A player of one ruleset at one level.
+
+    Parameters
+    ----------
+    ruleset : Ruleset or str
+    level : str or int
+        One of :attr:`LEVELS` (or its index).
+    seed : int, optional
+        Seeds the ``random`` level (and nothing else: search levels are deterministic).
+    """
+
+    LEVELS = ("random", "ply0", "ply1", "ply2")
+    PRUNE = {1: (8, 0.25), 2: (4, 0.2)}
+
+    def __init__(self, ruleset, level="ply1", seed=None):
+        self.ruleset = get_ruleset(ruleset)
+        if isinstance(level, (int, np.integer)):
+            level = self.LEVELS[int(level)]
+        if level not in self.LEVELS:
+            raise ValueError(f"level must be one of {self.LEVELS}, not {level!r}")
+        self.level = level
+        self.depth = self.LEVELS.index(level) - 1  # -1 for random
+        self.rng = np.random.default_rng(seed)
+
+    def __repr__(self):
+        return f"Bot({self.ruleset.name!r}, {self.level!r})"
+
+    # --- move choice ------------------------------------------------------------------------
+    def choose(self, position, dice):
+        """The move to play with ``dice`` (a :class:`tawla.Move`), or None when the turn passes."""
+        moves = _legal(position, dice)
+        if not moves:
+            return None
+        if len(moves) == 1:
+            return moves[0]
+        if self.depth < 0:
+            return moves[int(self.rng.integers(len(moves)))]
+        children = _flip_rows(_rows_of(moves), self.ruleset)
+        v = self.values(children)
+        return moves[int(np.argmax(v))]
+
+    def timeout_policy(self):
+        """A ``policy(position, dice, played_steps, candidates) -> Move`` for
+        :class:`tawla.Match` (``timeout_policy=``): of the candidate moves (the legal moves
+        that keep the steps already made), the one this bot values most."""
+
+        def policy(position, dice, played_steps, candidates):
+            cands = list(candidates)
+            if len(cands) <= 1 or self.depth < 0:
+                return cands[0] if self.depth >= 0 or len(cands) <= 1 else \
+                    cands[int(self.rng.integers(len(cands)))]
+            children = _flip_rows(_rows_of(cands), self.ruleset)
+            return cands[int(np.argmax(self.values(children)))]
+
+        return policy
+
+    def choose_rows(self, positions, dice):
+        """Batch play for self-play and servers: the position after this bot's move in each row.
+
+        Parameters
+        ----------
+        positions : uint8[N, 56]
+            Packed rows, each seen from its side to move.
+        dice : uint8[N, 2]
+
+        Returns
+        -------
+        nxt : uint8[N, 56]
+            The chosen child of each row, seen from the next player's seat (as
+            :func:`tawla.expand` returns children; a passed turn is the row flipped). Rows
+            whose game is already over are returned unchanged.
+        played : bool[N]
+            False for the rows whose game was already over.
+        """
+        from .engine import expand
+
+        r = self.ruleset
+        rows = np.ascontiguousarray(positions, dtype=np.uint8)
+        children, parent = expand(rows, np.asarray(dice, dtype=np.uint8), ruleset=r)
+        n = len(rows)
+        nxt = rows.copy()
+        played = np.zeros(n, bool)
+        if len(children) == 0:
+            return nxt, played
+        starts = np.flatnonzero(np.r_[True, parent[1:] != parent[:-1]])
+        ends = np.r_[starts[1:], len(parent)]
+        if self.depth < 0:
+            pick = starts + (self.rng.random(len(starts)) * (ends - starts)).astype(np.int64)
+        elif self.depth == 0:
+            v = -_evaluate(children, r)[:, 0]
+            best = np.maximum.reduceat(v, starts)
+            hit = np.flatnonzero(v == np.repeat(best, ends - starts))
+            pick = hit[np.searchsorted(hit, starts)]  # the first best move of each row
+        else:
+            pick = np.array([a + int(np.argmax(self.values(children[a:b]))) for a, b in zip(starts, ends)])
+        nxt[parent[starts]] = children[pick]
+        played[parent[starts]] = True
+        return nxt, played
+
+    def values(self, children: np.ndarray, depth: int | None = None) -> np.ndarray:
+        """Value (for the player who just moved) of each child row (seen from the opponent)."""
+        depth = self.depth if depth is None else depth
+        r = self.ruleset
+        v0 = -_evaluate(children, r)[:, 0]
+        if depth <= 0 or len(children) == 1:
+            return v0
+        limit, margin = self.PRUNE[min(depth, 2)]
+        order = np.argsort(-v0, kind="stable")
+        keep = [i for i in order[:limit] if v0[i] >= v0[order[0]] - margin]
+        out = np.full(len(children), -np.inf)
+        keep = np.asarray(keep)
+        if depth == 1:
+            out[keep] = self._ply1(children[keep])
+        else:
+            out[keep] = self._ply2(children[keep])
+        # pruned moves keep their static value shifted below every searched one
+        rest = np.isinf(out)
+        if rest.any():
+            out[rest] = out[~rest].min() - 1 + v0[rest] * 1e-3
+        return out
+
+    def _reply_min(self, rows):
+        """For rows with the opponent on roll: (value for us of each row at 1 ply, details).
+
+        Value = sum over the opponent's rolls of min over its replies of our 0-ply equity.
+        Terminal rows (game over) keep their exact value.
+        """
+        r = self.ruleset
+        n = len(rows)
+        ev = _evaluate(rows, r)
+        val = -ev[:, 0]
+        g, par, roll = expand_all_rolls(rows, ruleset=r)
+        if len(g) == 0:
+            return val, (g, par, roll, np.zeros(0), np.zeros(0, np.int64))
+        e = _evaluate(g, r)[:, 0]  # our equity, we are on roll in g
+        key = par * 21 + roll
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        mins = np.minimum.reduceat(e, starts)
+        # index of the chosen reply in each group
+        best = np.empty(len(starts), np.int64)
+        ends = np.r_[starts[1:], len(e)]
+        for j, (a, b) in enumerate(zip(starts, ends)):
+            best[j] = a + int(np.argmin(e[a:b]))
+        kp = par[starts]
+        acc = np.bincount(kp, weights=ROLL_WEIGHTS[roll[starts]] * mins, minlength=n)
+        has = np.bincount(kp, minlength=n) > 0
+        val = np.where(has, acc, val)
+        return val, (g, par, roll, mins, best)
+
+    def _ply1(self, children):
+        return self._reply_min(children)[0]
+
+    def _ply2(self, children):
+        r = self.ruleset
+        n = len(children)
+        val, (g, par, roll, mins, best) = self._reply_min(children)
+        if len(best) == 0:
+            return val
+        replies = g[best]  # we are on roll in these
+        kp = par[best]
+        # our 1-ply value of each reply: our rolls, our best move at 0 ply, averaged
+        ev_r = _evaluate(replies, r)[:, 0]
+        h, hp, hr = expand_all_rolls(replies, ruleset=r)
+        v = np.array(ev_r)
+        if len(h):
+            eh = -_evaluate(h, r)[:, 0]  # our value after our move
+            key = hp * 21 + hr
+            starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+            maxs = np.maximum.reduceat(eh, starts)
+            acc = np.bincount(hp[starts], weights=ROLL_WEIGHTS[hr[starts]] * maxs, minlength=len(replies))
+            has = np.bincount(hp[starts], minlength=len(replies)) > 0
+            v = np.where(has, acc, ev_r)
+        out = np.bincount(kp, weights=ROLL_WEIGHTS[roll[best]] * v, minlength=n)
+        has = np.bincount(kp, minlength=n) > 0
+        return np.where(has, out, val)
+
+    # --- pre-roll evaluation and the cube ---------------------------------------------------
+    def preroll(self, position) -> np.ndarray:
+        """Cubeless evaluation (the columns of :data:`tawla.evaluate.COLUMNS`) of ``position``
+        before the side on roll rolls: the average over its 21 rolls of its best move at 0 ply."""
+        r = self.ruleset
+        row = position.to_array()[None]
+        static = evaluate(row, r)[0].astype(np.float64)
+        if position.result() is not None:
+            return static
+        c, par, roll = expand_all_rolls(row, ruleset=r)
+        if len(c) == 0:
+            return static
+        ev = evaluate(c, r).astype(np.float64)
+        mine = np.empty_like(ev)  # flip to our side: equity, win, wg, wbg, lg, lbg
+        mine[:, 0] = -ev[:, 0]
+        mine[:, 1] = 1 - ev[:, 1]
+        mine[:, 2], mine[:, 3] = ev[:, 4], ev[:, 5]
+        mine[:, 4], mine[:, 5] = ev[:, 2], ev[:, 3]
+        out = np.zeros(6)
+        for k in range(21):
+            sel = np.flatnonzero(roll == k)
+            if len(sel) == 0:
+                continue
+            out += ROLL_WEIGHTS[k] * mine[sel[int(np.argmax(mine[sel, 0]))]]
+        return out
+
+    def cube_action(self, position, cube_value: int = 1, cube_owner: int = 0,
+                    efficiency: float = 0.68) -> CubeAction:
+        """Money-game cube decision for the side on roll, before it rolls (backgammon only).
+
+        A Janowski-style model on the cubeless pre-roll probabilities (:meth:`preroll`):
+        with ``W``/``L`` the average points of a win/loss and ``x`` the cube efficiency,
+        the taker's take point is ``(L_t - 1/2) / (W_t + L_t + x/2)`` (its ``W_t = L``,
+        ``L_t = W``), and the side on roll doubles when its winning chance is within 0.1
+        of the opponent's take point, unless the opponent would pass and playing on is
+        worth more than cashing (too good: cubeless equity > 1).
+
+        Parameters
+        ----------
+        position : tawla.Position
+        cube_value : int
+            Current cube value (the decision does not depend on it in money play).
+        cube_owner : int
+            0 centred, 1 the side on roll, -1 the opponent (then doubling is not allowed).
+        efficiency : float
+            Cube efficiency ``x`` of the Janowski model.
+        """
+        r = self.ruleset
+        if not r.cube:
+            raise ValueError(f"{r.name} has no doubling cube")
+        p = self.preroll(position)
+        win = float(np.clip(p[1], 1e-6, 1 - 1e-6))
+        W = (p[1] + p[2] + p[3]) / win
+        Lv = ((1 - win) + p[4] + p[5]) / (1 - win)
+        tp = (W - 0.5) / (Lv + W + 0.5 * efficiency)  # taker: its wins are our losses
+        take = (1 - win) >= tp
+        may = cube_owner >= 0 and position.result() is None
+        in_window = win >= 1 - tp - 0.1
+        too_good = (not take) and p[0] > 1.0 + 1e-6  # playing on beats cashing: gammons
+        double = bool(may and in_window and not too_good)
+        return CubeAction(double, bool(take), bool(too_good), win, float(p[2]), float(p[4]), float(p[0]))
