@@ -225,9 +225,7 @@ def get_ruleset(name, **options) -> Ruleset:
         return base
     changes = {}
     for opt, value in options.items():
-        opt = _OPTION_ALIASES.get(opt, opt)
-        if opt not in _OPTION_NAMES:
-            raise UnsupportedRuleset(f"unknown option {opt!r}; known: {', '.join(sorted(_OPTION_NAMES))}")
+        opt = _canonical_option(opt)
         allowed = _OPTION_NAMES[opt]
         if allowed is not None and base.name not in allowed:
             raise UnsupportedRuleset(f"option {opt!r} does not apply to ruleset {base.name!r}")
@@ -238,6 +236,14 @@ def get_ruleset(name, **options) -> Ruleset:
             raise UnsupportedRuleset(f"option {opt!r} takes True or False, not {value!r}")
         changes[opt] = value
     return replace(base, **changes)
+
+
+def _canonical_option(name: str) -> str:
+    """An option's canonical name (RULES.md spellings accepted); UnsupportedRuleset if unknown."""
+    key = _OPTION_ALIASES.get(name, name)
+    if key not in _OPTION_NAMES:
+        raise UnsupportedRuleset(f"unknown option {key!r}; known: {', '.join(sorted(_OPTION_NAMES))}")
+    return key
 
 
 def applicable_options(ruleset, options: Mapping) -> dict:
@@ -254,9 +260,7 @@ def applicable_options(ruleset, options: Mapping) -> dict:
     r = get_ruleset(ruleset)
     out = {}
     for key, value in options.items():
-        key = _OPTION_ALIASES.get(key, key)
-        if key not in _OPTION_NAMES:
-            raise UnsupportedRuleset(f"unknown ruleset option {key!r}; known: {', '.join(sorted(_OPTION_NAMES))}")
+        key = _canonical_option(key)
         allowed = _OPTION_NAMES[key]
         if allowed is None or r.name in allowed:
             out[key] = value
