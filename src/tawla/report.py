@@ -59,7 +59,8 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
         if rep.error:
             con.print(f"[red]{title}\n  unreadable: {rep.error}[/red]\n")
             continue
-        t = Table(title=title, title_justify="left")
+        con.print(f"[bold]{title}[/bold]", highlight=False)
+        t = Table()
         for col in ("player", "plays", "forced", "best", "mean loss"):
             t.add_column(col, justify="left" if col == "player" else "right")
         for name, plays, forced, best, loss in _player_rows(rep):
