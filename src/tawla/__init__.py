@@ -11,31 +11,33 @@ Quick use::
         print(move)
 """
 
-from . import errors
+from . import bearoff, errors
+from .bot import Bot, CubeAction
 from .engine import ROLL_WEIGHTS, ROLLS, expand, expand_all_rolls
+from .evaluate import evaluate
 from .formats.gnubg import MatchState
+from .house import HouseRules, get_house
 from .layout import PACKED_WIDTH
+from .match import Match
 from .moves import Move, legal_steps, parse_move
+from .playout import PlayoutResult, playout
 from .position import (GameResult, Position, array_to_ids, array_to_positions, ids_to_array,
                        positions_to_array)
 from .reference.scoring import OpeningRoll, opening_roll
 from .rules import RULESET_IDS, Ruleset, get_ruleset
 from .steps import Step
-from .house import HouseRules, get_house
-from .match import Match
-from . import bearoff
-from .bot import Bot, CubeAction
-from .evaluate import evaluate
 
 __version__ = "0.1.0"
 
 __all__ = [
+    # rules, positions, moves (foundation, variants)
     "errors", "get_ruleset", "Ruleset", "RULESET_IDS", "Position", "GameResult", "Move", "Step",
-    "parse_move", "legal_steps", "expand", "expand_all_rolls", "ROLLS", "ROLL_WEIGHTS",
-    "PACKED_WIDTH", "positions_to_array", "array_to_positions", "ids_to_array", "array_to_ids",
-    "opening_roll", "OpeningRoll", "MatchState",
+    "parse_move", "legal_steps", "opening_roll", "OpeningRoll", "MatchState",
+    # batch engine (bots, bulk analysis)
+    "expand", "expand_all_rolls", "ROLLS", "ROLL_WEIGHTS", "PACKED_WIDTH", "positions_to_array",
+    "array_to_positions", "ids_to_array", "array_to_ids", "playout", "PlayoutResult",
+    # evaluation and bots
+    "bearoff", "evaluate", "Bot", "CubeAction",
+    # servers
+    "Match", "HouseRules", "get_house",
 ]
-__all__ += ["Match", "HouseRules", "get_house"]
-from .playout import PlayoutResult, playout  # noqa: E402  (issue 4: random playouts)
-__all__ += ["playout", "PlayoutResult"]
-__all__ += ["bearoff", "Bot", "CubeAction", "evaluate"]  # issue 6: bear-off, evaluation, bots
