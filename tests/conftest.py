@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+import tawla.engine
+
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -37,3 +39,14 @@ def position_ids():
     for f in sorted(folder.glob("*.pid")):
         ids += [line.strip() for line in f.read_text().splitlines() if line.strip()]
     return ids
+
+
+@pytest.fixture(params=["reference"] + (["fast"] if tawla.engine.fast_available() else []))
+def each_engine(request, monkeypatch):
+    """Run a test on the reference engine, and again on the compiled one where it is built."""
+    if request.param == "reference":
+        monkeypatch.setenv("TAWLA_ENGINE", "reference")
+    else:
+        monkeypatch.delenv("TAWLA_ENGINE", raising=False)
+    assert tawla.engine.default_engine() == request.param
+    return request.param

@@ -22,15 +22,8 @@ MAH, T31E, T31S = "mahbusa", "tawla31", "tawla31-saharat"
 ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 
 
-@pytest.fixture(autouse=True, params=["reference"] + (["fast"] if tawla.engine.fast_available() else []))
-def engine(request, monkeypatch):
-    """Every test runs on the reference engine, and on the compiled one where it is built."""
-    if request.param == "reference":
-        monkeypatch.setenv("TAWLA_ENGINE", "reference")
-    else:
-        monkeypatch.delenv("TAWLA_ENGINE", raising=False)
-    assert tawla.engine.default_engine() == request.param
-    return request.param
+# Every test runs on the reference engine, and on the compiled one where it is built.
+pytestmark = pytest.mark.usefixtures("each_engine")
 
 
 def pos(ruleset, me, opp, **kw) -> Position:

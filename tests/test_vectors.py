@@ -16,15 +16,8 @@ from tawla import Position, Step, get_ruleset, legal_steps, opening_roll
 ALL = tawla.RULESET_IDS  # backgammon, adi, mahbusa, tawla31, tawla31-saharat
 
 
-@pytest.fixture(autouse=True, params=["reference"] + (["fast"] if tawla.engine.fast_available() else []))
-def engine(request, monkeypatch):
-    """Every test runs on the reference engine, and on the compiled one where it is built."""
-    if request.param == "reference":
-        monkeypatch.setenv("TAWLA_ENGINE", "reference")
-    else:
-        monkeypatch.delenv("TAWLA_ENGINE", raising=False)
-    assert tawla.engine.default_engine() == request.param
-    return request.param
+# Every test runs on the reference engine, and on the compiled one where it is built.
+pytestmark = pytest.mark.usefixtures("each_engine")
 
 
 def pos(ruleset, me, opp, **kw) -> Position:
