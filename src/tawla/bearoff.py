@@ -95,34 +95,35 @@ def _save_or_keep(name: str, make):
         return arr
 
 
-def _one():
-    t = _tables.get("one")
+def _cached(name: str, filename: str, make, derive=None):
+    """The table ``name``: loaded (or built and saved) once per process, under the lock."""
+    t = _tables.get(name)
     if t is None:
         with _lock:
-            t = _tables.get("one")
+            t = _tables.get(name)
             if t is None:
-                def make():
-                    a, f = _c().build_one_sided(ONE_SIDED_CHECKERS)
-                    return np.stack([a, f], axis=1)  # [N, 2, 33]
-
-                t = _save_or_keep(f"bearoff1_6x15_v{_VERSION}.npy", make)
-                _tables["one"] = t
-                ks = np.arange(t.shape[2], dtype=np.float64)
-                _tables["mean"] = np.asarray(t[:, 0, :] @ ks)
-                _tables["mean_first"] = np.asarray(t[:, 1, :] @ ks)
+                t = _save_or_keep(filename, make)
+                if derive is not None:
+                    derive(t)
+                _tables[name] = t
     return t
+
+
+def _one():
+    def make():
+        a, f = _c().build_one_sided(ONE_SIDED_CHECKERS)
+        return np.stack([a, f], axis=1)  # [N, 2, 33]
+
+    def derive(t):  # expected rolls, for the race model
+        ks = np.arange(t.shape[2], dtype=np.float64)
+        _tables["mean"] = np.asarray(t[:, 0, :] @ ks)
+        _tables["mean_first"] = np.asarray(t[:, 1, :] @ ks)
+
+    return _cached("one", f"bearoff1_6x15_v{_VERSION}.npy", make, derive)
 
 
 def _two():
-    t = _tables.get("two")
-    if t is None:
-        with _lock:
-            t = _tables.get("two")
-            if t is None:
-                t = _save_or_keep(f"bearoff2_6x6_v{_VERSION}.npy",
-                                  lambda: _c().build_two_sided(TWO_SIDED_CHECKERS))
-                _tables["two"] = t
-    return t
+    return _cached("two", f"bearoff2_6x6_v{_VERSION}.npy", lambda: _c().build_two_sided(TWO_SIDED_CHECKERS))
 
 
 def build(force: bool = False) -> Path:
