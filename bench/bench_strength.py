@@ -25,7 +25,10 @@ them to a 0.7/0.3 mix of their own 1-ply values and the game outcomes (the shipp
 went from -0.058 to +0.013 ppg and ply1 from +0.052 to +0.217 over 2000 games each; a
 second step, ``--games 4000 --seed 888``, made no measurable difference and was not kept).
 
-Points per game are reported for the first-named player with ``mean +- 1.96 * sd / sqrt(n)``.
+Games are played in duplicate pairs: the two games of a pair use the same dice, first with one
+player starting and then the other, so the luck of the dice largely cancels. Points per game
+are reported for the first-named player with ``mean +- 1.96 * sd / sqrt(pairs)`` over the pair
+means (the unpaired interval over single games is printed beside it).
 """
 
 from __future__ import annotations
@@ -174,34 +177,45 @@ def _make(ruleset, name, seed):
 
 
 def _worker(args):
+    """Play the duplicate pairs ``seeds``: each seed's dice are played twice, once with
+    ``a`` starting and once with ``b`` starting, so both players get the same rolls."""
     ruleset, a, b, seeds = args
     out, times = [], []
     for s in seeds:
-        rng = np.random.default_rng(s)
-        players = (_make(ruleset, a, s), _make(ruleset, b, s + 10**6))
-        out.append(play_game(ruleset, players, rng, starter=s % 2, timing=times))
+        pair = []
+        for starter in (0, 1):
+            rng = np.random.default_rng(s)
+            players = (_make(ruleset, a, 2 * s + starter), _make(ruleset, b, 10**6 + 2 * s + starter))
+            pair.append(play_game(ruleset, players, rng, starter=starter, timing=times))
+        out.append(pair)
     return out, times
 
 
 def match(ruleset, a, b, games, workers, seed=0):
-    seeds = list(range(seed, seed + games))
-    chunks = [seeds[i::max(1, workers * 4)] for i in range(max(1, workers * 4))]
+    """Play ``games`` games (``games // 2`` duplicate pairs) of ``a`` against ``b`` and print
+    points per game for ``a`` with a 95% confidence interval over the pairs (the two games
+    of a pair share their dice, which removes much of the luck from the difference)."""
+    seeds = list(range(seed, seed + games // 2))
+    nchunks = max(1, workers * 4)
+    chunks = [seeds[i::nchunks] for i in range(nchunks)]
     t = time.time()
     if workers > 1:
         with Pool(workers) as pool:
-            res = pool.map(_worker, [(ruleset, a, b, c) for c in chunks])
+            res = pool.map(_worker, [(ruleset, a, b, c) for c in chunks if c])
     else:
-        res = [_worker((ruleset, a, b, c)) for c in chunks]
-    pts = np.concatenate([np.asarray(x, dtype=float) for x, _ in res])
+        res = [_worker((ruleset, a, b, c)) for c in chunks if c]
+    pairs = np.concatenate([np.asarray(x, dtype=float).reshape(-1, 2) for x, _ in res])
     times = np.concatenate([np.asarray(y, dtype=float) for _, y in res])
-    m, lo, hi = ci(pts)
+    pts = pairs.ravel()
+    m, lo, hi = ci(pairs.mean(axis=1))
     save = os.environ.get("TAWLA_BENCH_SAVE")
-    if save:  # per-game points, to pool runs with different seeds
+    if save:  # per-game points (pairs in rows), to pool runs with different seeds
         Path(save).mkdir(parents=True, exist_ok=True)
-        np.save(Path(save) / f"{ruleset}_{a}_vs_{b}_seed{seed}_n{len(pts)}.npy", pts)
+        np.save(Path(save) / f"{ruleset}_{a}_vs_{b}_seed{seed}_n{len(pts)}.npy", pairs)
+    _, ulo, uhi = ci(pts)
     print(f"{ruleset:16s} {a:8s} vs {b:8s} games={len(pts):5d} ppg={m:+.3f} "
-          f"[{lo:+.3f}, {hi:+.3f}] win%={100 * (pts > 0).mean():.1f} "
-          f"us/decision={1e6 * times.mean():.0f} wall={time.time() - t:.0f}s", flush=True)
+          f"[{lo:+.3f}, {hi:+.3f}] (unpaired [{ulo:+.3f}, {uhi:+.3f}]) win%={100 * (pts > 0).mean():.1f} "
+          f"ms/decision={1e3 * times.mean():.1f} wall={time.time() - t:.0f}s", flush=True)
     return m, lo, hi
 
 

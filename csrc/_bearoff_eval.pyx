@@ -437,24 +437,47 @@ for _i in range(1, 25):
     SAMEMAP[_i] = (_i + 11) % 24 + 1
 
 
-cdef void normal_rolls(double mean, double var, double* d) noexcept nogil:
-    """Discretised normal over 0..L-1 with the mass below 1 moved to 1."""
-    cdef double sd, prev = 0.0, cur
-    cdef int k
+cdef int normal_rolls(double mean, double var, double* d) noexcept nogil:
+    """Discretised normal over 0..L-1 with the mass below 1 moved to 1; returns ``hi``,
+    one past the last non-zero bin.
+
+    Only the bins within 8 standard deviations of the mean are computed (the mass outside
+    is below 1e-15): the rest are 0 below and the remainder goes to the first bin above."""
+    cdef double sd, inv, prev = 0.0, cur, lim
+    cdef int k, k0, hi = L
     if var < 1e-6:
         var = 1e-6
     sd = sqrt(var)
-    for k in range(L):
-        if k + 0.5 - mean > 8.0 * sd:  # the rest of the mass is below 1e-15
+    inv = 1.0 / sd
+    lim = 8.0 * sd
+    k0 = <int>(mean - lim - 0.5)
+    if k0 < 0:
+        k0 = 0
+    if k0 > L - 1:
+        k0 = L - 1
+    for k in range(k0):
+        d[k] = 0.0
+    for k in range(k0, L):
+        if k + 0.5 - mean > lim:  # the rest of the mass is below 1e-15
             d[k] = 1.0 - prev
             prev = 1.0
-            continue
-        cur = phi((k + 0.5 - mean) / sd)
+            hi = k + 1
+            for k in range(hi, L):
+                d[k] = 0.0
+            break
+        cur = phi((k + 0.5 - mean) * inv)
         d[k] = cur - prev
         prev = cur
     d[L - 1] += 1.0 - prev
     d[1] += d[0]
     d[0] = 0.0
+    if d[L - 1] != 0.0:
+        hi = L
+    return hi if hi > 2 else 2
+
+
+cdef inline int imax(int a, int b) noexcept nogil:
+    return a if a > b else b
 
 
 cdef void path_pen(const int* S, const int* O, bint same, int need, double* pen_other) noexcept nogil:
@@ -478,41 +501,44 @@ cdef void path_pen(const int* S, const int* O, bint same, int need, double* pen_
 
 
 cdef double t31_equity(const double* pm_a, const double* pm_f, const double* po_a, const double* po_f,
-                       const int* me, const int* opp) noexcept nogil:
+                       const int* me, const int* opp, int hi) noexcept nogil:
+    """Expected points of tawla31's 15-minus-off scoring; every bin from ``hi`` up is 0."""
     cdef int k
     cdef double rm = 0.0, ro = 0.0, cm = 15 - me[0], co = 15 - opp[0]
     cdef double so_a[L]
     cdef double so_f[L]
     cdef double sm_a[L + 1]
     cdef double sm_f[L + 1]
-    cdef double ew = 0.0, el = 0.0, rem
-    for k in range(L):
+    cdef double ew = 0.0, el = 0.0, rem, inv_ro, inv_rm
+    for k in range(hi):
         rm += pm_a[k] * k
         ro += po_a[k] * k
     if rm < 1e-9:
         rm = 1e-9
     if ro < 1e-9:
         ro = 1e-9
-    so_a[L - 1] = po_a[L - 1]
-    so_f[L - 1] = po_f[L - 1]
-    for k in range(L - 2, -1, -1):
+    inv_rm = 1.0 / rm
+    inv_ro = 1.0 / ro
+    so_a[hi - 1] = po_a[hi - 1]
+    so_f[hi - 1] = po_f[hi - 1]
+    for k in range(hi - 2, -1, -1):
         so_a[k] = so_a[k + 1] + po_a[k]
         so_f[k] = so_f[k + 1] + po_f[k]
-    sm_a[L] = 0.0
-    sm_f[L] = 0.0
-    for k in range(L - 1, -1, -1):
+    sm_a[hi] = 0.0
+    sm_f[hi] = 0.0
+    for k in range(hi - 1, -1, -1):
         sm_a[k] = sm_a[k + 1] + pm_a[k]
         sm_f[k] = sm_f[k + 1] + pm_f[k]
-    for k in range(L):
+    for k in range(hi):
         if opp[0] != 0:
             so_f[k] = 0.0
         if me[0] != 0:
             sm_f[k + 1] = 0.0
-    for k in range(L):
-        rem = co * (1.0 - (k - 1) / ro)
+    for k in range(hi):
+        rem = co * (1.0 - (k - 1) * inv_ro)
         rem = 1.0 if rem < 1.0 else (15.0 if rem > 15.0 else rem)
         ew += pm_a[k] * (so_f[k] * 15.0 + (so_a[k] - so_f[k]) * rem)
-        rem = cm * (1.0 - k / rm)
+        rem = cm * (1.0 - k * inv_rm)
         rem = 1.0 if rem < 1.0 else (15.0 if rem > 15.0 else rem)
         el += po_a[k] * (sm_f[k + 1] * 15.0 + (sm_a[k + 1] - sm_f[k + 1]) * rem)
     return ew - el
@@ -539,7 +565,7 @@ def nohit_contact(cnp.uint8_t[:, ::1] rows, bint same, bint pin, int start_lock,
     cdef int me[26]
     cdef int opp[26]
     cdef int om[26]
-    cdef int p, q, d, k, kk
+    cdef int p, q, d, k, kk, hi
     cdef unsigned int bits
     cdef double pen_m, pen_o, em, eo, fm, fo, pm, po, lm, ph, own
     cdef double pm_a[L]
@@ -640,17 +666,17 @@ def nohit_contact(cnp.uint8_t[:, ::1] rows, bint same, bint pin, int start_lock,
             eo = po + pen_o
             fm = first_pips(me) + pen_m * 0.7
             fo = first_pips(opp) + pen_o * 0.7
-            normal_rolls(em / MU, VAR_PER_PIP * em + 0.5, pm_a)
-            normal_rolls(eo / MU, VAR_PER_PIP * eo + 0.5, po_a)
-            normal_rolls(fm / MU, VAR_PER_PIP * fm + 0.5, pm_f)
-            normal_rolls(fo / MU, VAR_PER_PIP * fo + 0.5, po_f)
+            hi = normal_rolls(em / MU, VAR_PER_PIP * em + 0.5, pm_a)
+            hi = imax(hi, normal_rolls(eo / MU, VAR_PER_PIP * eo + 0.5, po_a))
+            hi = imax(hi, normal_rolls(fm / MU, VAR_PER_PIP * fm + 0.5, pm_f))
+            hi = imax(hi, normal_rolls(fo / MU, VAR_PER_PIP * fo + 0.5, po_f))
             so_a = 0.0
             so_f = 0.0
             sm_f_next = 0.0
             win = 0.0
             wg = 0.0
             lg = 0.0
-            for k in range(L - 1, -1, -1):
+            for k in range(hi - 1, -1, -1):
                 so_a += po_a[k]
                 so_f += po_f[k]
                 win += pm_a[k] * so_a
@@ -669,7 +695,7 @@ def nohit_contact(cnp.uint8_t[:, ::1] rows, bint same, bint pin, int start_lock,
             o[i, 2] = wg
             o[i, 4] = lg
             if checkers_left:
-                o[i, 0] = t31_equity(pm_a, pm_f, po_a, po_f, me, opp)
+                o[i, 0] = t31_equity(pm_a, pm_f, po_a, po_f, me, opp, hi)
             else:
                 o[i, 0] = 2 * win - 1 + wg - lg
     return out

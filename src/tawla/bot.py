@@ -8,13 +8,18 @@
 ``ply0``
     the move whose resulting position :func:`tawla.evaluate.evaluate` rates best.
 ``ply1``
-    expectimax one roll deeper: the best ``ply0`` candidates (at most
-    :attr:`Bot.PRUNE` [1], and only those within 0.25 points of the best) are valued by
-    the average, over the opponent's 21 rolls, of the opponent's best reply at 0 ply.
+    expectimax one roll deeper: the best ``ply0`` candidates (at most 8 and within 0.25
+    points of the best, :attr:`Bot.PRUNE` [0]) are valued by the average, over the
+    opponent's 21 rolls, of the opponent's best reply at 0 ply.
 ``ply2``
-    two rolls deeper: the best candidates (at most :attr:`Bot.PRUNE` [2], within 0.2) are
-    valued over the opponent's 21 rolls, the opponent's reply for each roll being its best
-    at 0 ply, and each reply valued at 1 ply (our 21 rolls, our best move at 0 ply).
+    two rolls deeper: of those, the best by their 1-ply value (at most 2, within 0.06
+    points, :attr:`Bot.PRUNE` [1]) are valued over the opponent's 21 rolls, the
+    opponent's reply for each roll being its best at 0 ply, and each reply valued at
+    1 ply (our 21 rolls, our best move at 0 ply).
+
+The margins are in points for rulesets worth at most 3 points a game and scale with the
+game's top score beyond (x5 for tawla31's 15-point games, :meth:`Bot._scale`). A filter
+that leaves a single move ends the search for :meth:`Bot.choose`.
 
 Each child of a level is expanded for all 21 rolls in one :func:`tawla.expand_all_rolls`
 call per depth, and all positions of a depth are evaluated in one batch.
@@ -99,6 +104,19 @@ class _Moves:
         return [x[1] for x in self.seqs]
 
 
+def _below(v, idx, w) -> np.ndarray:
+    """``v`` with ``v[idx] = w`` and every other entry moved below ``min(w)``, keeping the
+    order that ``v`` gives them (the children a search filter dropped)."""
+    out = np.asarray(v, dtype=np.float64).copy()
+    rest = np.ones(len(out), bool)
+    rest[idx] = False
+    out[idx] = w
+    if rest.any():
+        lo = out[rest]
+        out[rest] = np.min(w) - 1 - (lo.max() - lo)
+    return out
+
+
 def _rows_of(moves) -> np.ndarray:
     if isinstance(moves, _Moves):
         return np.frombuffer(b"".join(moves.afters()), dtype=np.uint8).reshape(-1, PACKED_WIDTH).copy()
@@ -145,7 +163,9 @@ class Bot:
     """
 
     LEVELS = ("random", "ply0", "ply1", "ply2")
-    PRUNE = {1: (8, 0.25), 2: (4, 0.2)}
+    PRUNE = {0: (8, 0.25), 1: (2, 0.06)}
+    """Move filters after 0 and 1 ply: (at most so many children, within so many points of
+    the best, in units of :meth:`_scale`)."""
 
     def __init__(self, ruleset, level="ply1", seed=None):
         self.ruleset = get_ruleset(ruleset)
@@ -171,7 +191,7 @@ class Bot:
         if self.depth < 0:
             return moves[int(self.rng.integers(len(moves)))]
         children = _flip_rows(_rows_of(moves), self.ruleset)
-        v = self.values(children)
+        v = self.values(children, exact=False)
         return moves[int(np.argmax(v))]
 
     def timeout_policy(self):
@@ -185,7 +205,7 @@ class Bot:
                 return cands[0] if self.depth >= 0 or len(cands) <= 1 else \
                     cands[int(self.rng.integers(len(cands)))]
             children = _flip_rows(_rows_of(cands), self.ruleset)
-            return cands[int(np.argmax(self.values(children)))]
+            return cands[int(np.argmax(self.values(children, exact=False)))]
 
         return policy
 
@@ -227,32 +247,54 @@ class Bot:
             hit = np.flatnonzero(v == np.repeat(best, ends - starts))
             pick = hit[np.searchsorted(hit, starts)]  # the first best move of each row
         else:
-            pick = np.array([a + int(np.argmax(self.values(children[a:b]))) for a, b in zip(starts, ends)])
+            pick = np.array([a + int(np.argmax(self.values(children[a:b], exact=False)))
+                             for a, b in zip(starts, ends)])
         nxt[parent[starts]] = children[pick]
         played[parent[starts]] = True
         return nxt, played
 
-    def values(self, children: np.ndarray, depth: int | None = None) -> np.ndarray:
-        """Value (for the player who just moved) of each child row (seen from the opponent)."""
+    def _scale(self) -> float:
+        """Points scale of the pruning margins: 1 for rulesets worth at most 3 points a game,
+        ``max/3`` beyond (tawla31's 15-point games: 5)."""
+        return max(1.0, self.ruleset.max_points / 3.0)
+
+    @staticmethod
+    def _top(v, limit, margin):
+        """Indices of the best ``limit`` values of ``v`` that lie within ``margin`` of the best."""
+        order = np.argsort(-v, kind="stable")[:limit]
+        return order[v[order] >= v[order[0]] - margin]
+
+    def values(self, children: np.ndarray, depth: int | None = None, exact: bool = True) -> np.ndarray:
+        """Value (for the player who just moved) of each child row (seen from the opponent).
+
+        Filtering as in progressive search: every child is valued at 0 ply; the best
+        (:attr:`PRUNE` [0]: at most 8, within 0.25 points x the ruleset's scale) at 1 ply;
+        at depth 2 the best of those by their 1-ply value (:attr:`PRUNE` [1]: at most 2,
+        within 0.06 x scale) at 2 ply. Children dropped by a filter are placed below every
+        child that passed it, in the order of the value that dropped them. With
+        ``exact=False`` (a caller that only needs the best child) a filter leaving a
+        single child ends the search there.
+        """
         depth = self.depth if depth is None else depth
         r = self.ruleset
-        v0 = -_evaluate(children, r)[:, 0]
+        v = -_evaluate(children, r)[:, 0]
         if depth <= 0 or len(children) == 1:
-            return v0
-        limit, margin = self.PRUNE[min(depth, 2)]
-        order = np.argsort(-v0, kind="stable")
-        keep = [i for i in order[:limit] if v0[i] >= v0[order[0]] - margin]
-        out = np.full(len(children), -np.inf)
-        keep = np.asarray(keep)
+            return v
+        scale = self._scale()
+        limit, margin = self.PRUNE[0]
+        keep = self._top(v, limit, margin * scale)
+        if len(keep) == 1 and not exact:
+            return v
+        v1, detail = self._reply_min(children[keep])
+        out = _below(v, keep, v1)
         if depth == 1:
-            out[keep] = self._ply1(children[keep])
-        else:
-            out[keep] = self._ply2(children[keep])
-        # pruned moves keep their static value shifted below every searched one
-        rest = np.isinf(out)
-        if rest.any():
-            out[rest] = out[~rest].min() - 1 + v0[rest] * 1e-3
-        return out
+            return out
+        limit, margin = self.PRUNE[1]
+        sel = self._top(v1, limit, margin * scale)
+        if len(sel) == 1 and not exact:
+            return out
+        v2 = self._ply2(children[keep], v1, detail, sel)
+        return _below(out, keep[sel], v2)
 
     def _reply_min(self, rows):
         """For rows with the opponent on roll: (value for us of each row at 1 ply, details).
@@ -271,29 +313,32 @@ class Bot:
         key = par * 21 + roll
         starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
         mins = np.minimum.reduceat(e, starts)
-        # index of the chosen reply in each group
-        best = np.empty(len(starts), np.int64)
+        # index of the chosen reply in each group: the first one reaching the minimum
         ends = np.r_[starts[1:], len(e)]
-        for j, (a, b) in enumerate(zip(starts, ends)):
-            best[j] = a + int(np.argmin(e[a:b]))
+        hit = np.flatnonzero(e == np.repeat(mins, ends - starts))
+        best = hit[np.searchsorted(hit, starts)]
         kp = par[starts]
         acc = np.bincount(kp, weights=ROLL_WEIGHTS[roll[starts]] * mins, minlength=n)
         has = np.bincount(kp, minlength=n) > 0
         val = np.where(has, acc, val)
         return val, (g, par, roll, mins, best)
 
-    def _ply1(self, children):
-        return self._reply_min(children)[0]
-
-    def _ply2(self, children):
+    def _ply2(self, rows, v1, detail, sel):
+        """2-ply values of ``rows[sel]`` from the 1-ply ``detail`` of :meth:`_reply_min`:
+        the opponent's reply for each of its rolls (its best at 0 ply), valued at 1 ply
+        (our 21 rolls, our best move at 0 ply each), averaged over its rolls."""
         r = self.ruleset
-        n = len(children)
-        val, (g, par, roll, mins, best) = self._reply_min(children)
+        g, par, roll, mins, best = detail
+        out = np.asarray(v1, dtype=np.float64)[sel].copy()
         if len(best) == 0:
-            return val
-        replies = g[best]  # we are on roll in these
-        kp = par[best]
-        # our 1-ply value of each reply: our rolls, our best move at 0 ply, averaged
+            return out
+        pos = np.full(len(rows), -1, np.int64)
+        pos[sel] = np.arange(len(sel))
+        pick = best[pos[par[best]] >= 0]
+        if len(pick) == 0:
+            return out
+        replies = g[pick]  # we are on roll in these
+        kp = pos[par[pick]]
         ev_r = _evaluate(replies, r)[:, 0]
         h, hp, hr = expand_all_rolls(replies, ruleset=r)
         v = np.array(ev_r)
@@ -305,9 +350,9 @@ class Bot:
             acc = np.bincount(hp[starts], weights=ROLL_WEIGHTS[hr[starts]] * maxs, minlength=len(replies))
             has = np.bincount(hp[starts], minlength=len(replies)) > 0
             v = np.where(has, acc, ev_r)
-        out = np.bincount(kp, weights=ROLL_WEIGHTS[roll[best]] * v, minlength=n)
-        has = np.bincount(kp, minlength=n) > 0
-        return np.where(has, out, val)
+        tot = np.bincount(kp, weights=ROLL_WEIGHTS[roll[pick]] * v, minlength=len(sel))
+        has = np.bincount(kp, minlength=len(sel)) > 0
+        return np.where(has, tot, out)
 
     # --- pre-roll evaluation and the cube ---------------------------------------------------
     def preroll(self, position) -> np.ndarray:

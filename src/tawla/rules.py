@@ -115,6 +115,12 @@ class Ruleset:
         return self.contact != HIT
 
     @property
+    def max_points(self) -> int:
+        """Most points one game can score at cube 1: 3 (backgammon, §2.2), 2 (mars), 15
+        (``checkers_left``, §5.7)."""
+        return {"cube": 3, "mars": 2, "checkers_left": 15}[self.scoring]
+
+    @property
     def options(self) -> Mapping:
         base = _BASE[self.name]
         return MappingProxyType(
