@@ -525,6 +525,7 @@ class TestTimeouts:
             c.t = 10
             m.step(p, s.from_point, s.to_point, dice=s.dice)
             extending = {x.after for x in m.legal_moves()}
+            m_before = Match.from_json(m.to_json(), clock=c)
             assert m.deadline == 60
             c.t = 60
             m.on_timeout(60)
@@ -534,9 +535,37 @@ class TestTimeouts:
             assert after in extending
             turn = [e for e in m.events if e["type"] == "turn"][-1]
             assert turn["how"] == "timeout" and turn["player"] == p
-            # the default policy is the first legal completion in canonical order
+            # the default policy is the ply0 bot: the completion it values most
+            cands = m_before.legal_moves()
+            want = tawla.Bot(m.ruleset, "ply0").timeout_policy()(
+                m_before.turn_start_position, m_before.dice, m_before.played_steps, cands)
+            assert after == want.after
             return
         raise AssertionError("no seed with a choice")
+
+    def test_default_policy_is_the_ply0_bot_not_the_first_move(self):
+        """On timeout at the start of a move the default plays the ply0 bot's move, here
+        one that is not the first legal move; first_legal_policy plays the first."""
+        c = Clock(0)
+        for seed in range(60):
+            m = Match("bg", tawla.get_house("international", turn_time=60), 7, rng=seed, clock=c)
+            if m.phase != "move" or len(m.legal_moves()) < 2:
+                continue
+            pos, dice = m.turn_start_position, m.dice
+            cands = m.legal_moves()
+            bot_move = tawla.Bot(m.ruleset, "ply0").choose(pos, dice)
+            if bot_move.after == cands[0].after:
+                continue
+            m2 = Match("bg", tawla.get_house("international", turn_time=60), 7, rng=seed, clock=c,
+                       timeout_policy=tawla.match.first_legal_policy)
+            m.on_timeout(60)
+            m2.on_timeout(60)
+            after = [e for e in m.events if e["type"] == "timeout"][-1]["after"]
+            after2 = [e for e in m2.events if e["type"] == "timeout"][-1]["after"]
+            assert Position.from_id(after, m.ruleset).row == bot_move.after
+            assert Position.from_id(after2, m.ruleset).row == cands[0].after
+            return
+        raise AssertionError("no seed where the bot's move is not the first")
 
     def test_pluggable_policy(self):
         chosen = []

@@ -54,10 +54,12 @@ With a clock and a house that has timers (:class:`~tawla.HouseRules`):
 :meth:`Match.on_timeout` handles the earliest deadline that has passed: a roll is thrown, a
 pending double is dropped, a pending resignation offer is rejected, and a move in progress is
 completed with a legal maximal move that keeps the steps already made, chosen by the timeout
-policy. The default policy, :func:`first_legal_policy`, is deterministic: of the legal moves
-of :meth:`tawla.Position.legal_moves` (in the engine's canonical order) that extend the steps
-already made, the first one. Any callable ``policy(position, dice, played_steps, candidates)
--> Move`` can be plugged in (a bot, for instance).
+policy. The default policy, :func:`bot_policy`, is the ``ply0`` :class:`tawla.Bot` of the
+match's ruleset: of the legal moves that extend the steps already made, the one the evaluator
+rates best (deterministic; tens of microseconds). :func:`first_legal_policy` (the first such
+move in the engine's canonical order) and any callable ``policy(position, dice,
+played_steps, candidates) -> Move`` can be plugged in. Whatever the policy, the move it chose
+is recorded in the log, so a replay reproduces it.
 
 JSON and the event log
 ----------------------
@@ -108,7 +110,7 @@ from .reference.scoring import opening_roll
 from .rules import Ruleset, get_ruleset
 from .steps import Step
 
-__all__ = ["Match", "first_legal_policy", "PHASES", "INPUT_EVENTS"]
+__all__ = ["Match", "bot_policy", "first_legal_policy", "PHASES", "INPUT_EVENTS"]
 
 PHASES = ("roll", "move", "double", "resign", "over")
 """The phases of a match (see the module documentation)."""
@@ -124,8 +126,17 @@ FORMAT = "tawla-match"
 VERSION = 1
 
 
+def bot_policy(ruleset, level: str = "ply0") -> Callable:
+    """The default timeout policy of a match of ``ruleset``: :meth:`tawla.Bot.timeout_policy`
+    of ``Bot(ruleset, level)``, the candidate the bot values most (issue 6: the server's
+    timeout uses the evaluator). Deterministic for every level but ``random``."""
+    from .bot import Bot
+
+    return Bot(ruleset, level).timeout_policy()
+
+
 def first_legal_policy(position, dice, played_steps, candidates) -> Move:
-    """The default timeout policy: the first candidate.
+    """A timeout policy that plays the first candidate.
 
     ``candidates`` are the legal moves of ``position.legal_moves(dice)`` (canonical order)
     that extend ``played_steps``; the first one is chosen. Deterministic.
@@ -235,7 +246,7 @@ class Match:
         Without a clock, events carry ``t: null`` and there are no timers.
     timeout_policy : callable, optional
         ``policy(position, dice, played_steps, candidates) -> Move`` for :meth:`on_timeout`;
-        default :func:`first_legal_policy`. Not part of the JSON.
+        default :func:`bot_policy` of the ruleset (the ``ply0`` bot). Not part of the JSON.
 
     Raises
     ------
@@ -270,7 +281,7 @@ class Match:
         self.players: tuple = players
         self._rng = rng
         self._clock = clock
-        self._policy = policy or first_legal_policy
+        self._policy = policy or bot_policy(r)
         self._replay_after = None
         self._created = None
         self._rng_initial = None
