@@ -6,6 +6,7 @@ Usage::
     python bench/bench_strength.py gnubg  [--games 500]  [--level ply1]       # top level vs gnubg 0-ply
     python bench/bench_strength.py tawla  [--games 1000] [--rulesets ...]     # each level vs random, vs level below
     python bench/bench_strength.py timing                                     # microseconds per decision
+    python bench/bench_strength.py cube                                       # cube decisions vs gnubg's probabilities
     python bench/bench_strength.py fit    [--games 20000]                     # fit the backgammon weights to outcomes
     python bench/bench_strength.py distill [--games 6000] [--seed 777]        # one 1-ply distillation step
 
@@ -399,6 +400,50 @@ def _write_weights(W, out):
     out.write_text(text)
 
 
+# --- cube -------------------------------------------------------------------------------------
+def cube(plies=1):
+    """Money cube decisions on the 2000 W1 positions (cube centred): tawla's
+    :meth:`tawla.Bot.cube_action` against the same Janowski model fed with GNU Backgammon's
+    cubeless pre-roll probabilities at ``plies`` (``gnubg_nn.probabilities``).
+
+    gnubg_nn 1.1.0a11 has no money-game cube decision of its own (``evaluate_cube_decision``
+    raises "Not implemented for money"), so this compares what the decisions are made from:
+    the evaluations, through one decision rule."""
+    import gnubg_nn as g
+
+    from tawla.bot import CubeAction
+
+    ids = []
+    for f in ("bg_contact_1000.pid", "bg_race_1000.pid"):
+        ids += [(f.split("_")[1], x.strip()) for x in (ROOT / "bench" / "data" / f).read_text().split()]
+    bot = tawla.Bot("backgammon", "ply1")
+    rows = []
+    t = time.time()
+    for kind, pid in ids:
+        pos = tawla.Position.from_gnubg_id(pid)
+        if pos.result() is not None:
+            continue
+        ours = bot.cube_action(pos)
+        theirs = CubeAction.from_probabilities(g.probabilities(to_gnubg(pos.row), plies))
+        rows.append((kind, ours, theirs))
+    print(f"{len(rows)} positions, tawla preroll 1-ply vs gnubg {plies}-ply probabilities "
+          f"({time.time() - t:.0f}s)")
+    for kind in ("contact", "race", "all"):
+        sel = [(o, th) for k, o, th in rows if kind in ("all", k)]
+        n = len(sel)
+        dw = np.array([abs(o.win - th.win) for o, th in sel])
+        de = np.array([abs(o.equity - th.equity) for o, th in sel])
+        agree_d = np.mean([o.double == th.double for o, th in sel])
+        agree_t = np.mean([o.take == th.take for o, th in sel])
+        both = np.mean([(o.double, o.take) == (th.double, th.take) for o, th in sel])
+        nd = sum(th.double for _, th in sel)
+        nt = sum(not th.take for _, th in sel)
+        print(f"{kind:8s} n={n:4d} |win diff| mean {dw.mean():.3f} p90 {np.quantile(dw, 0.9):.3f}  "
+              f"|equity diff| mean {de.mean():.3f}  double agrees {100 * agree_d:.1f}% "
+              f"take agrees {100 * agree_t:.1f}%  both {100 * both:.1f}%  "
+              f"(gnubg-prob doubles {nd}, passes {nt})")
+
+
 # --- timing -------------------------------------------------------------------------------------
 def timing(n=300, seed=7):
     """CPU microseconds per decision (process time, so other load on the machine does not
@@ -445,7 +490,7 @@ def timing(n=300, seed=7):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["bg", "gnubg", "tawla", "timing", "fit", "distill"])
+    ap.add_argument("what", choices=["bg", "gnubg", "tawla", "timing", "fit", "distill", "cube"])
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--levels", default=None)
     ap.add_argument("--level", default="ply1")
@@ -461,6 +506,8 @@ def main(argv=None):
         distill(a.games or 6000, a.workers, seed=a.seed or 777)
     elif a.what == "timing":
         timing()
+    elif a.what == "cube":
+        cube()
     elif a.what == "bg":
         for lv in (a.levels or "random,ply0,ply1").split(","):
             match("backgammon", lv, "pubeval", a.games or 2000, a.workers, a.seed)

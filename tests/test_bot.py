@@ -189,6 +189,56 @@ def test_cube_action_sanity():
         tawla.Bot("adi", "ply1").cube_action(tawla.get_ruleset("adi").initial_position())
 
 
+def test_cube_decisions_against_gnubg_probabilities():
+    """Cube decisions on the 2000 W1 positions (cube centred) against the same money model
+    fed with GNU Backgammon's 1-ply cubeless probabilities (gnubg_nn has no money cube
+    decision of its own). Races come from the bear-off databases and the race model:
+    measured 99.0 % same (double, take) and mean |win| difference 0.001; contact from the
+    linear model: 82.2 % and 0.085."""
+    from pathlib import Path
+
+    from conftest import require_module
+    from tawla.bot import CubeAction
+
+    g = require_module("gnubg_nn")
+    data = Path(__file__).resolve().parents[1] / "bench" / "data"
+    bot = tawla.Bot("backgammon", "ply1")
+    for kind, min_both, max_dwin in (("race", 0.97, 0.005), ("contact", 0.78, 0.11)):
+        ids = (data / f"bg_{kind}_1000.pid").read_text().split()
+        both, dwin = [], []
+        for pid in ids:
+            pos = tawla.Position.from_gnubg_id(pid)
+            if pos.result() is not None:
+                continue
+            ours = bot.cube_action(pos)
+            board = [[pos.row[26 + 25 - q] for q in range(1, 25)] + [pos.row[51]],
+                     [pos.row[p] for p in range(1, 25)] + [pos.row[25]]]
+            theirs = CubeAction.from_probabilities(g.probabilities(board, 1))
+            both.append((ours.double, ours.take) == (theirs.double, theirs.take))
+            dwin.append(abs(ours.win - theirs.win))
+        assert len(both) >= 990
+        assert np.mean(both) >= min_both, (kind, np.mean(both))
+        assert np.mean(dwin) <= max_dwin, (kind, np.mean(dwin))
+
+
+def test_cube_from_probabilities():
+    from tawla.bot import CubeAction
+
+    # no gammons: the take point is 0.5 / (2 + 0.34) = 0.214 (Janowski, x = 0.68)
+    c = CubeAction.from_probabilities([0.9, 0.0, 0.0, 0.0, 0.0])
+    assert c.double and not c.take and not c.too_good and c.equity == pytest.approx(0.8)
+    c = CubeAction.from_probabilities([0.76, 0.0, 0.0, 0.0, 0.0])
+    assert c.double and c.take
+    c = CubeAction.from_probabilities([0.6, 0.0, 0.0, 0.0, 0.0])
+    assert not c.double and c.take
+    # many gammons and a pass: too good to double, play on
+    c = CubeAction.from_probabilities([0.9, 0.6, 0.0, 0.0, 0.0])
+    assert c.too_good and not c.double and not c.take
+    assert not CubeAction.from_probabilities([0.9, 0, 0, 0, 0], may_double=False).double
+    with pytest.raises(ValueError):
+        CubeAction.from_probabilities([0.5, 0.1, 0.0, 0.0])
+
+
 @pytest.mark.parametrize("rs", RULESETS)
 def test_compiled_evaluator_matches_numpy(rs, samples, monkeypatch):
     """The C fast paths (linear model, race model, no-hit model) equal the numpy reference."""

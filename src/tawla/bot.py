@@ -149,6 +149,40 @@ class CubeAction:
     lose_gammon: float
     equity: float
 
+    @classmethod
+    def from_probabilities(cls, probs, may_double: bool = True, efficiency: float = 0.68) -> "CubeAction":
+        """The money-game decision of :meth:`Bot.cube_action` for given cubeless pre-roll
+        probabilities (so that another evaluator's, GNU Backgammon's for instance, can be
+        put through the same model).
+
+        Parameters
+        ----------
+        probs : float[6] or float[5]
+            The columns of :data:`tawla.evaluate.COLUMNS` (equity, win, win_gammon,
+            win_backgammon, lose_gammon, lose_backgammon) for the side on roll; five values
+            are gnubg's order (win, win_gammon, win_backgammon, lose_gammon,
+            lose_backgammon) and the equity is computed from them.
+        may_double : bool
+            False when the side on roll may not double (the opponent owns the cube).
+        efficiency : float
+            Cube efficiency ``x`` of the Janowski model.
+        """
+        p = np.asarray(probs, dtype=np.float64)
+        if p.shape == (5,):
+            w, wg, wbg, lg, lbg = p
+            p = np.array([2 * w - 1 + wg + wbg - lg - lbg, w, wg, wbg, lg, lbg])
+        if p.shape != (6,):
+            raise ValueError(f"probs must have 5 or 6 values, not shape {p.shape}")
+        win = float(np.clip(p[1], 1e-6, 1 - 1e-6))
+        W = (p[1] + p[2] + p[3]) / win
+        Lv = ((1 - win) + p[4] + p[5]) / (1 - win)
+        tp = (W - 0.5) / (Lv + W + 0.5 * efficiency)  # taker: its wins are our losses
+        take = (1 - win) >= tp
+        in_window = win >= 1 - tp - 0.1
+        too_good = (not take) and p[0] > 1.0 + 1e-6  # playing on beats cashing: gammons
+        double = bool(may_double and in_window and not too_good)
+        return cls(double, bool(take), bool(too_good), win, float(p[2]), float(p[4]), float(p[0]))
+
 
 class Bot:
     """A player of one ruleset at one level.
@@ -404,14 +438,5 @@ class Bot:
         r = self.ruleset
         if not r.cube:
             raise ValueError(f"{r.name} has no doubling cube")
-        p = self.preroll(position)
-        win = float(np.clip(p[1], 1e-6, 1 - 1e-6))
-        W = (p[1] + p[2] + p[3]) / win
-        Lv = ((1 - win) + p[4] + p[5]) / (1 - win)
-        tp = (W - 0.5) / (Lv + W + 0.5 * efficiency)  # taker: its wins are our losses
-        take = (1 - win) >= tp
         may = cube_owner >= 0 and position.result() is None
-        in_window = win >= 1 - tp - 0.1
-        too_good = (not take) and p[0] > 1.0 + 1e-6  # playing on beats cashing: gammons
-        double = bool(may and in_window and not too_good)
-        return CubeAction(double, bool(take), bool(too_good), win, float(p[2]), float(p[4]), float(p[0]))
+        return CubeAction.from_probabilities(self.preroll(position), may, efficiency)
