@@ -294,3 +294,87 @@ def test_choose_rows_matches_choose():
         for k in range(3):
             m = b.choose(pos, tuple(int(x) for x in dice[k]))
             assert pos.play(m).row == nxt[k].tobytes()
+
+
+# --- the search against a plain expectimax --------------------------------------------------
+def _ev0(positions, r):
+    """0-ply equity of each position for its side to move (one batch)."""
+    if not positions:
+        return np.zeros(0)
+    return evaluate(np.array([p.to_array() for p in positions]), r)[:, 0].astype(np.float64)
+
+
+def _replies(pos, dice):
+    """Every position after the side on roll plays ``dice`` (a pass included)."""
+    moves = pos.legal_moves(dice)
+    if not moves:
+        return [pos.play(pass_move(pos, dice))]
+    return [pos.play(m) for m in moves]
+
+
+def _naive_1ply(child, r):
+    """Value for the player who made ``child`` (opponent on roll): over the opponent's 21
+    rolls, its reply minimising our 0-ply equity. Returns (value, chosen reply per roll)."""
+    if child.result() is not None:
+        return -_ev0([child], r)[0], None
+    total, chosen = 0.0, []
+    for (a, b), w in zip(tawla.ROLLS, tawla.ROLL_WEIGHTS):
+        reps = _replies(child, (int(a), int(b)))
+        e = _ev0(reps, r)
+        k = int(np.argmin(e))
+        total += w * e[k]
+        chosen.append((w, reps[k]))
+    return total, chosen
+
+
+def _naive_2ply(child, r):
+    v1, chosen = _naive_1ply(child, r)
+    if chosen is None:
+        return v1
+    total = 0.0
+    for w, rep in chosen:  # we are on roll in rep
+        if rep.result() is not None:
+            total += w * _ev0([rep], r)[0]
+            continue
+        inner = 0.0
+        for (a, b), w2 in zip(tawla.ROLLS, tawla.ROLL_WEIGHTS):
+            inner += w2 * np.max(-_ev0(_replies(rep, (int(a), int(b))), r))
+        total += w * inner
+    return total
+
+
+@pytest.mark.parametrize("rs", ["backgammon", "tawla31", "mahbusa"])
+def test_search_values_equal_plain_expectimax(rs, samples):
+    """Bot.values at depth 1 and 2 equals a plain expectimax over Position.legal_moves
+    for the children its filters keep; the dropped ones rank below all kept ones."""
+    r = tawla.get_ruleset(rs)
+    bot = tawla.Bot(r, "ply2")
+    scale = bot._scale()
+    checked = 0
+    for pos in samples[rs][8::9]:
+        if pos.result() is not None:
+            continue
+        moves = pos.legal_moves((5, 2))
+        if len(moves) < 3:
+            continue
+        kids = [pos.play(m) for m in moves]
+        rows = np.array([k.to_array() for k in kids])
+        v0 = -_ev0(kids, r)
+        keep = bot._top(v0, bot.PRUNE[0][0], bot.PRUNE[0][1] * scale)
+        naive1 = np.array([_naive_1ply(kids[i], r)[0] for i in keep])
+        out1 = bot.values(rows, depth=1)
+        assert np.allclose(out1[keep], naive1, atol=1e-9)
+        dropped = np.setdiff1d(np.arange(len(kids)), keep)
+        if len(dropped):
+            assert out1[dropped].max() < out1[keep].min()
+        sel = keep[bot._top(naive1, bot.PRUNE[1][0], bot.PRUNE[1][1] * scale)]
+        out2 = bot.values(rows, depth=2)
+        naive2 = np.array([_naive_2ply(kids[i], r) for i in sel])
+        assert np.allclose(out2[sel], naive2, atol=1e-9)
+        rest = np.setdiff1d(np.arange(len(kids)), sel)
+        if len(rest):
+            assert out2[rest].max() < out2[sel].min()
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
