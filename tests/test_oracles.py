@@ -166,27 +166,13 @@ def lockstep(seed: int, n_games: int, g=None):
 
 
 def spiel_turn_children(state) -> dict:
-    """{row after the whole turn (mover's seat): the action list that plays it}.
+    """{row after the whole turn (mover's seat): the action list that plays it}."""
+    from tawla.bench import spiel_whole_turns
 
-    OpenSpiel plays a double as two half-turns (an "extra turn" of the same player);
-    both halves are followed here so that whole turns are compared.
-    """
     mover = state.current_player()
-    out, seen = {}, set()
-
-    def walk(st, path):
-        for a in st.legal_actions():
-            child = st.child(a)
-            key = str(child)
-            if key in seen:
-                continue
-            seen.add(key)
-            if not child.is_terminal() and not child.is_chance_node() and child.current_player() == mover:
-                walk(child, path + [a])
-            else:
-                out.setdefault(spiel_position_after(child, mover), path + [a])
-
-    walk(state, [])
+    out = {}
+    for path, child in spiel_whole_turns(state).values():
+        out.setdefault(spiel_position_after(child, mover), path)
     return out
 
 

@@ -167,13 +167,22 @@ def measure_gnubg(arr, r, sample: int):
     return {"children": len(children), "pairs": len(sub) * 21, "time": dt}
 
 
-def _spiel_turn_children(state) -> int:
-    """Distinct whole-turn children of an OpenSpiel backgammon decision state (a double is
-    two half-turns of the same player there)."""
-    mover = state.current_player()
-    seen, finals = set(), set()
+def spiel_whole_turns(state) -> dict:
+    """The whole-turn children of an OpenSpiel backgammon decision state.
 
-    def walk(st):
+    OpenSpiel plays a double as two half-turns (an "extra turn" of the same player); both
+    halves are followed, so each entry is a state after the mover's whole turn.
+
+    Returns
+    -------
+    dict
+        ``{str(state after the turn): (action list that plays it, that state)}``, the first
+        action list found for each distinct result.
+    """
+    mover = state.current_player()
+    seen, finals = set(), {}
+
+    def walk(st, path):
         for a in st.legal_actions():
             child = st.child(a)
             key = str(child)
@@ -181,12 +190,12 @@ def _spiel_turn_children(state) -> int:
                 continue
             seen.add(key)
             if not child.is_terminal() and not child.is_chance_node() and child.current_player() == mover:
-                walk(child)
+                walk(child, path + [a])
             else:
-                finals.add(key)
+                finals[key] = (path + [a], child)
 
-    walk(state)
-    return max(len(finals), 1)
+    walk(state, [])
+    return finals
 
 
 def measure_openspiel(n_states: int, n_games: int, seed: int = 7):
@@ -208,7 +217,7 @@ def measure_openspiel(n_states: int, n_games: int, seed: int = 7):
                 states.append(st.clone())
             st.apply_action(rng.choice(st.legal_actions()))
     t = time.perf_counter()
-    children = sum(_spiel_turn_children(s) for s in states)
+    children = sum(max(len(spiel_whole_turns(s)), 1) for s in states)
     dt_children = time.perf_counter() - t
     # random games
     t = time.perf_counter()
