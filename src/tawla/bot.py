@@ -308,6 +308,21 @@ class Bot:
         child that passed it, in the order of the value that dropped them. With
         ``exact=False`` (a caller that only needs the best child) a filter leaving a
         single child ends the search there.
+
+        Parameters
+        ----------
+        children : uint8[N, 56]
+            Packed rows after each candidate move, seen from the opponent (who is on roll),
+            as :func:`tawla.expand` returns them.
+        depth : int, optional
+            0, 1 or 2; default the bot's level.
+        exact : bool
+
+        Returns
+        -------
+        float64[N]
+            Expected points in the ruleset's scoring for the player who moved (cubeless);
+            only the order is meaningful for the children a filter dropped.
         """
         depth = self.depth if depth is None else depth
         r = self.ruleset
