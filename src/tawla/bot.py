@@ -31,12 +31,15 @@ of 1000 games at once):
 ================  ======  ======  =======  ========  ===================
 ruleset           random  ply0    ply1     ply2      ply0 ``choose_rows``
 ================  ======  ======  =======  ========  ===================
-backgammon        20 us   21 us   0.9 ms   19 ms     8.7 us
-adi               7 us    22 us   1.1 ms   19 ms     8.7 us
-mahbusa           8 us    76 us   2.8 ms   36 ms     25 us
-tawla31           23 us   140 us  2.4 ms   64 ms     30 us
-tawla31-saharat   9 us    64 us   3.1 ms   57 ms     31 us
+backgammon        20 us   22 us   0.8 ms   6.3 ms    8.8 us
+adi               7 us    23 us   0.9 ms   6.3 ms    8.6 us
+mahbusa           8 us    83 us   2.6 ms   13 ms     23 us
+tawla31           23 us   138 us  3.8 ms   36 ms     27 us
+tawla31-saharat   10 us   71 us   2.7 ms   24 ms     27 us
 ================  ======  ======  =======  ========  ===================
+
+(CPU time, 2026-11-30. In the strength games of ``bench/bench_strength.py``, two at once on
+the two cores, ply2 took 35 ms of wall time a move in tawla31.)
 
 (Without the compiled modules everything works through the reference engine and numpy,
 some 20-100 times slower.)
