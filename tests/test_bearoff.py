@@ -1,6 +1,4 @@
-"""Bear-off databases: build time, GNU Backgammon's tables, exact recursion, API and cache."""
-
-import time
+"""Bear-off databases: GNU Backgammon's tables, exact recursion, API and cache (build times: bench/bench_bearoff.py)."""
 
 import numpy as np
 import pytest
@@ -27,9 +25,8 @@ def _cache(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def one():
-    t = time.perf_counter()
     a, f = _bearoff.build_one_sided(15)
-    return a, f, time.perf_counter() - t
+    return a, f
 
 
 def test_sizes_and_index():
@@ -41,18 +38,15 @@ def test_sizes_and_index():
     assert t[:924].sum(axis=1).max() == 6 and t[924:].sum(axis=1).min() == 7
 
 
-def test_one_sided_build_time_and_normalised(one):
-    a, f, dt = one
-    assert dt < 2.0, f"one-sided build took {dt:.2f} s (target < 1 s)"
+def test_one_sided_normalised(one):
+    """(Build times are measured in bench/bench_bearoff.py, not asserted here.)"""
+    a, f = one
     assert np.allclose(a.sum(axis=1), 1) and np.allclose(f.sum(axis=1), 1)
     assert a[:, -1].max() == 0  # 32 rolls always suffice
 
 
-def test_two_sided_build_time():
-    t = time.perf_counter()
+def test_two_sided_shape_and_range():
     p = _bearoff.build_two_sided(6)
-    dt = time.perf_counter() - t
-    assert dt < 5.0, f"two-sided build took {dt:.2f} s"
     assert p.shape == (853776,) and p.min() >= 0 and p.max() <= 1
 
 
@@ -66,7 +60,7 @@ def test_one_sided_vs_gnubg_every_position(one):
     positions within 3 quanta; the rest are such near-ties (expected rolls within 2e-4).
     """
     g = require_module("gnubg_nn")
-    a, _, _ = one
+    a, _ = one
     t = _bearoff.unrank(15)
     G = np.zeros_like(a)
     G[0, 0] = 1
@@ -107,7 +101,7 @@ def small_moves():
 
 
 def test_one_sided_exact_recursion(one, small_moves):
-    a, f, _ = one
+    a, f = one
     w = tawla.ROLL_WEIGHTS
     mean, dist, fmean, fdist = {(0,) * 6: 0.0}, {(0,) * 6: np.eye(33)[0]}, {}, {}
     for p in sorted(small_moves, key=lambda p: sum((i + 1) * n for i, n in enumerate(p))):
