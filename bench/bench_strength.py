@@ -216,7 +216,7 @@ def match(ruleset, a, b, games, workers, seed=0):
     _, ulo, uhi = ci(pts)
     print(f"{ruleset:16s} {a:8s} vs {b:8s} games={len(pts):5d} ppg={m:+.3f} "
           f"[{lo:+.3f}, {hi:+.3f}] (unpaired [{ulo:+.3f}, {uhi:+.3f}]) win%={100 * (pts > 0).mean():.1f} "
-          f"ms/decision={1e3 * times.mean():.1f} wall={time.time() - t:.0f}s", flush=True)
+          f"us/decision={1e6 * times.mean():.0f} wall={time.time() - t:.0f}s", flush=True)
     return m, lo, hi
 
 
