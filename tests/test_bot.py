@@ -235,8 +235,14 @@ def test_cube_from_probabilities():
     c = CubeAction.from_probabilities([0.9, 0.6, 0.0, 0.0, 0.0])
     assert c.too_good and not c.double and not c.take
     assert not CubeAction.from_probabilities([0.9, 0, 0, 0, 0], may_double=False).double
-    with pytest.raises(ValueError):
-        CubeAction.from_probabilities([0.5, 0.1, 0.0, 0.0])
+    for bad in ([0.5, 0.1, 0.0, 0.0], [float("nan"), 0, 0, 0, 0], [1.5, 0, 0, 0, 0], [0.5, -0.2, 0, 0, 0]):
+        with pytest.raises(ValueError):
+            CubeAction.from_probabilities(bad)
+
+
+def test_values_of_no_children():
+    bot = tawla.Bot("backgammon", "ply2")
+    assert bot.values(np.zeros((0, tawla.PACKED_WIDTH), np.uint8)).shape == (0,)
 
 
 @pytest.mark.parametrize("rs", RULESETS)

@@ -169,6 +169,11 @@ class CubeAction:
             False when the side on roll may not double (the opponent owns the cube).
         efficiency : float
             Cube efficiency ``x`` of the Janowski model.
+
+        Raises
+        ------
+        ValueError
+            Not 5 or 6 values, or probabilities that are not finite or not within [0, 1].
         """
         p = np.asarray(probs, dtype=np.float64)
         if p.shape == (5,):
@@ -176,6 +181,8 @@ class CubeAction:
             p = np.array([2 * w - 1 + wg + wbg - lg - lbg, w, wg, wbg, lg, lbg])
         if p.shape != (6,):
             raise ValueError(f"probs must have 5 or 6 values, not shape {p.shape}")
+        if not np.isfinite(p).all() or (p[1:] < -1e-6).any() or (p[1:] > 1 + 1e-6).any():
+            raise ValueError(f"probabilities must be finite and within [0, 1], not {p[1:].tolist()}")
         win = float(np.clip(p[1], 1e-6, 1 - 1e-6))
         W = (p[1] + p[2] + p[3]) / win
         Lv = ((1 - win) + p[4] + p[5]) / (1 - win)
@@ -330,7 +337,7 @@ class Bot:
         depth = self.depth if depth is None else depth
         r = self.ruleset
         v = -_evaluate(children, r)[:, 0]
-        if depth <= 0 or len(children) == 1:
+        if depth <= 0 or len(children) <= 1:
             return v
         scale = self._scale()
         limit, margin = self.PRUNE[0]
