@@ -242,6 +242,29 @@ def test_engine_selection(monkeypatch):
     assert [(m.steps, m.after) for m in pos.legal_moves((6, 4))] == ref
 
 
+def test_engine_variable_reaches_batches_and_playouts(monkeypatch):
+    """TAWLA_ENGINE=reference is the default of expand, expand_all_rolls and playout too."""
+    calls = []
+    real = eng.legal_moves
+
+    def spy(position, dice, *, engine=None):
+        calls.append(engine)
+        return real(position, dice, engine=engine)
+
+    monkeypatch.setattr(eng, "legal_moves", spy)
+    r = tawla.get_ruleset("adi")
+    row = r.initial_position().to_array()[None, :]
+    fast_children = tawla.expand_all_rolls(row, ruleset=r)[0]
+    assert calls == []
+    monkeypatch.setenv("TAWLA_ENGINE", "reference")
+    ref_children = tawla.expand_all_rolls(row, ruleset=r)[0]
+    assert calls and set(calls) == {"reference"}
+    assert sorted(map(bytes, fast_children)) == sorted(map(bytes, ref_children))
+    assert playout(r, 2, seed=1).engine == "reference"
+    monkeypatch.delenv("TAWLA_ENGINE")
+    assert playout(r, 2, seed=1).engine == "fast"
+
+
 def test_threads_give_the_same_children():
     """Two threads expanding halves of a batch (the GIL is released) agree with one call."""
     r = tawla.get_ruleset("backgammon")

@@ -134,7 +134,7 @@ def _validate_rows(arr, r):
             raise InvalidPosition(f"row {i}: {e}") from None
 
 
-def expand(positions, dice, *, ruleset, engine: str = "fast"):
+def expand(positions, dice, *, ruleset, engine: str | None = None):
     """Every child of every row: all distinct positions reachable by a legal move.
 
     Parameters
@@ -144,7 +144,8 @@ def expand(positions, dice, *, ruleset, engine: str = "fast"):
     dice : uint8[N, 2]
         The roll for each row.
     ruleset : Ruleset or str
-    engine : {"fast", "reference"}
+    engine : {"fast", "reference"}, optional
+        Default :func:`default_engine` (the fast one unless ``TAWLA_ENGINE=reference``).
 
     Returns
     -------
@@ -161,6 +162,7 @@ def expand(positions, dice, *, ruleset, engine: str = "fast"):
     """
     r = get_ruleset(ruleset)
     arr, d = _check_batch(positions, dice)
+    engine = default_engine() if engine is None else engine
     if engine == "fast" and _fast is not None and hasattr(_fast, "expand"):
         return _fast.expand(arr, d, _params(r))  # fast-path hook (issue 4)
     if engine not in ("fast", "reference"):
@@ -185,8 +187,10 @@ def expand(positions, dice, *, ruleset, engine: str = "fast"):
     return children, np.asarray(parent, dtype=np.int64)
 
 
-def expand_all_rolls(positions, *, ruleset, engine: str = "fast"):
+def expand_all_rolls(positions, *, ruleset, engine: str | None = None):
     """:func:`expand` for all 21 rolls of every row at once (the inner loop of a 1-ply search).
+
+    ``positions`` and ``engine`` as for :func:`expand`.
 
     Returns
     -------
@@ -198,6 +202,7 @@ def expand_all_rolls(positions, *, ruleset, engine: str = "fast"):
     """
     r = get_ruleset(ruleset)
     arr, _ = _check_batch(positions)
+    engine = default_engine() if engine is None else engine
     if engine == "fast" and _fast is not None:  # fast-path hook (issue 4)
         return _fast.expand_all_rolls(arr, _params(r))
     n = arr.shape[0]

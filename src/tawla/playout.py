@@ -78,7 +78,7 @@ class PlayoutResult:
         }
 
 
-def playout(ruleset, n_games: int, seed: int = 0, *, engine: str = "fast",
+def playout(ruleset, n_games: int, seed: int = 0, *, engine: str | None = None,
             max_turns: int = 100_000) -> PlayoutResult:
     """Play ``n_games`` random games and return their lengths, winners, kinds and points.
 
@@ -88,7 +88,8 @@ def playout(ruleset, n_games: int, seed: int = 0, *, engine: str = "fast",
     n_games : int
     seed : int
         Equal seeds give equal games (per engine; the two engines use different generators).
-    engine : {"fast", "reference"}
+    engine : {"fast", "reference"}, optional
+        Default :func:`tawla.engine.default_engine` (fast unless ``TAWLA_ENGINE=reference``).
     max_turns : int
         Safety cap per game (a game cut there is ``unfinished``, winner -1).
 
@@ -102,6 +103,7 @@ def playout(ruleset, n_games: int, seed: int = 0, *, engine: str = "fast",
         raise ValueError("n_games must be >= 0")
     from . import engine as eng
 
+    engine = eng.default_engine() if engine is None else engine
     if engine == "fast" and eng._fast is not None:
         length, winner, kind, points = eng._fast.playout(eng._params(r), n_games, int(seed) & (2**64 - 1),
                                                          int(max_turns))
