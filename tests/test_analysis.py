@@ -168,6 +168,18 @@ def test_selfplay_records_round_trip_and_replay():
         assert rep.ruleset == name
         assert all(g.ending for g in rep.games)
         assert matfile.write_match(selfplay(name, games=3, seed=5)) == text  # deterministic
+        # the recorded points are the ones the rules give (money sessions: no Jacoby)
+        assert not [n for g in rep.games for n in g.notes if "points" in n], name
+
+
+def test_selfplay_money_session_scores_gammons():
+    from tawla.selfplay import selfplay
+
+    rec = matfile.parse_match(matfile.write_match(selfplay("backgammon", games=12, seed=3)))
+    assert rec.headers["Jacoby"] == "Off"
+    rep = analyze_record(rec)
+    assert any(g.points > 1 for g in rep.games)  # a gammon among 12 random games
+    assert not [n for g in rep.games for n in g.notes]
 
 
 def test_bundled_samples_are_reproducible():

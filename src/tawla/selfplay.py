@@ -80,6 +80,10 @@ def selfplay(ruleset, *, games: int | None = None, length: int | None = None, se
     record = matfile.MatchRecord(path=None, headers={"Player 1": players[0], "Player 2": players[1],
                                                      "Variation": r.name},
                                  match_length=length or 0, players=tuple(players), variation=r.name)
+    if r.cube and not length:
+        # a money session without the cube: gammons and backgammons count (no Jacoby rule,
+        # RULES.md §2.4), and the header says so for readers such as ``tawla analyze``
+        record.headers["Jacoby"] = "Off"
     score = [0, 0]
     number = 0
     while True:
