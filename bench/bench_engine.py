@@ -3,7 +3,7 @@
 Run: ``python -m pytest bench/bench_engine.py --benchmark-only -s -p no:xdist``
 (``tawla bench`` prints the same measures as one table.)
 
-* W1: the 2000 positions of ``bench/data`` x 21 rolls, backgammon: ``tawla.expand`` (fast,
+* W1: the 2000 positions of ``tawla/data/w1`` x 21 rolls, backgammon: ``tawla.expand`` (fast,
   the call included), ``tawla.expand_all_rolls``, the reference engine (a sample), and
   ``gnubg_nn.moves`` when installed. ``extra_info["ns_per_child"]`` divides by tawla's
   number of distinct children, so every ratio is a time ratio.

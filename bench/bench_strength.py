@@ -413,9 +413,9 @@ def cube(plies=1):
 
     from tawla.bot import CubeAction
 
-    ids = []
-    for f in ("bg_contact_1000.pid", "bg_race_1000.pid"):
-        ids += [(f.split("_")[1], x.strip()) for x in (ROOT / "bench" / "data" / f).read_text().split()]
+    from tawla.bench import w1_ids
+
+    ids = [(kind, pid) for kind in ("contact", "race") for pid in w1_ids(kind)]
     bot = tawla.Bot("backgammon", "ply1")
     rows = []
     t = time.time()

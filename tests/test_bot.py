@@ -195,16 +195,14 @@ def test_cube_decisions_against_gnubg_probabilities():
     decision of its own). Races come from the bear-off databases and the race model:
     measured 99.0 % same (double, take) and mean |win| difference 0.001; contact from the
     linear model: 82.2 % and 0.085."""
-    from pathlib import Path
-
     from conftest import require_module
+    from tawla.bench import w1_ids
     from tawla.bot import CubeAction
 
     g = require_module("gnubg_nn")
-    data = Path(__file__).resolve().parents[1] / "bench" / "data"
     bot = tawla.Bot("backgammon", "ply1")
     for kind, min_both, max_dwin in (("race", 0.97, 0.005), ("contact", 0.78, 0.11)):
-        ids = (data / f"bg_{kind}_1000.pid").read_text().split()
+        ids = w1_ids(kind)
         both, dwin = [], []
         for pid in ids:
             pos = tawla.Position.from_gnubg_id(pid)

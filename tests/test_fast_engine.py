@@ -7,7 +7,7 @@ a finished game gives nothing), and ``legal_moves`` through the fast engine must
 reference's moves exactly: same order, same canonical steps, same ``ended`` flags.
 
 Positions come from seeded random games played by the fast engine (``random_positions``),
-plus the 2000 W1 positions of ``bench/data`` for backgammon and adi. CI sizes: >= 40,000
+plus the 2000 W1 positions of ``tawla/data/w1`` for backgammon and adi. CI sizes: >= 40,000
 pairs per ruleset; ``-m slow``: >= 200,000. Nothing here skips: the fast engine must be built.
 On a disagreement the test prints the position id, the roll and both sets.
 """
@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import os
 import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,7 +29,6 @@ from tawla.playout import KINDS, playout, random_positions
 from tawla.position import Position, _flip_row
 
 ROLLS = [(int(a), int(b)) for a, b in tawla.ROLLS]
-BENCH_DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
 
 CONFIGS = [(name, {}) for name in tawla.RULESET_IDS] + [
     ("mahbusa", {"mother_rule": "plakoto"}),
@@ -128,7 +126,9 @@ def test_fast_matches_reference_on_playouts_slow(name, opts):
 
 
 def w1_ids(kind: str) -> list:
-    ids = [ln.strip() for ln in (BENCH_DATA / f"bg_{kind}_1000.pid").read_text().splitlines() if ln.strip()]
+    from tawla.bench import w1_ids as _ids
+
+    ids = _ids(kind)
     assert len(ids) == 1000
     return ids
 
@@ -136,7 +136,7 @@ def w1_ids(kind: str) -> list:
 @pytest.mark.parametrize("name", ["backgammon", "adi"])
 @pytest.mark.parametrize("kind", ["contact", "race"])
 def test_fast_matches_reference_on_w1(name, kind):
-    """The 2000 positions of bench/data (1000 contact + 1000 race) x 21 rolls."""
+    """The 2000 W1 positions (1000 contact + 1000 race) x 21 rolls."""
     r = tawla.get_ruleset(name)
     arr = tawla.positions_to_array(Position.from_gnubg_id(pid, r) for pid in w1_ids(kind))
     # the children sets on all of them, the canonical steps on every 4th position

@@ -3,7 +3,7 @@
 Workloads
 ---------
 W1
-    The 2000 GNU Backgammon positions of ``bench/data`` (1000 contact, 1000 race) x the 21
+    The 2000 GNU Backgammon positions of ``tawla/data/w1`` (1000 contact, 1000 race) x the 21
     rolls, backgammon rules (or adi, the same movement).
 W2
     2000 positions met in seeded random games of the chosen ruleset (fast engine) x 21 rolls.
@@ -44,25 +44,27 @@ TARGET_THREADS = 1.7
 TARGET_GAMES = 20_000
 
 
-def _bench_data_dir() -> Path:
-    """bench/data of the source tree (or ../shared/data/positions as a fallback)."""
-    here = Path(__file__).resolve()
-    for base in (here.parents[2] / "bench" / "data", Path.cwd() / "bench" / "data",
-                 here.parents[3] / "shared" / "data" / "positions"):
-        if (base / "bg_contact_1000.pid").exists():
-            return base
-    raise FileNotFoundError("bench/data/bg_contact_1000.pid not found (run from the source tree)")
+def w1_ids(kind: str | None = None) -> list:
+    """The GNU Backgammon Position IDs of workload W1, installed with the package
+    (``tawla/data/w1``): 1000 ``"contact"`` then 1000 ``"race"`` positions (or one kind)."""
+    from importlib import resources
+
+    folder = resources.files("tawla") / "data" / "w1"
+    ids = []
+    for k in ("contact", "race"):
+        if kind in (None, k):
+            text = (folder / f"bg_{k}_1000.pid").read_text(encoding="ascii")
+            ids += [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if not ids:
+        raise ValueError(f"kind must be 'contact', 'race' or None, not {kind!r}")
+    return ids
 
 
 def load_w1(ruleset="backgammon") -> np.ndarray:
     """W1 positions: ``uint8[2000, 56]`` (contact then race) for a hitting ruleset."""
     from .position import Position, positions_to_array
 
-    d = _bench_data_dir()
-    ids = []
-    for name in ("bg_contact_1000.pid", "bg_race_1000.pid"):
-        ids += [ln.strip() for ln in (d / name).read_text().splitlines() if ln.strip()]
-    return positions_to_array(Position.from_gnubg_id(pid, ruleset) for pid in ids)
+    return positions_to_array(Position.from_gnubg_id(pid, ruleset) for pid in w1_ids())
 
 
 def workload(name: str, ruleset, n_positions: int = 2000, seed: int = 2024) -> np.ndarray:
