@@ -151,8 +151,11 @@ def test_ply2_legal(rs):
 def test_levels_and_errors():
     assert tawla.Bot.LEVELS[0] == "random" and tawla.Bot.LEVELS[-1] == "ply2"
     assert tawla.Bot("bg", 2).level == "ply1"
-    with pytest.raises(ValueError):
-        tawla.Bot("bg", "grandmaster")
+    for bad in ("grandmaster", 4, -1, None):  # -1 is not a silent "ply2"
+        with pytest.raises(tawla.errors.TawlaError):
+            tawla.Bot("bg", bad)
+    with pytest.raises(tawla.errors.InvalidPosition):
+        tawla.Bot("bg", "ply1").values(tawla.get_ruleset("bg").initial_position().to_array())
 
 
 def test_ply0_takes_the_obvious_win():

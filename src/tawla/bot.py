@@ -54,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .engine import ROLL_WEIGHTS, expand_all_rolls
+from .errors import InvalidPosition, TawlaError
 from .evaluate import _evaluate, evaluate
 from .layout import PACKED_WIDTH
 from .moves import Move, check_dice
@@ -202,6 +203,13 @@ class Bot:
     ruleset : Ruleset or str
     level : str or int
         One of :attr:`LEVELS` (or its index).
+
+    Raises
+    ------
+    tawla.errors.UnsupportedRuleset
+        Unknown ruleset.
+    tawla.errors.TawlaError
+        Unknown level.
     seed : int, optional
         Seeds the ``random`` level (and nothing else: search levels are deterministic).
     """
@@ -213,10 +221,12 @@ class Bot:
 
     def __init__(self, ruleset, level="ply1", seed=None):
         self.ruleset = get_ruleset(ruleset)
-        if isinstance(level, (int, np.integer)):
+        if isinstance(level, (int, np.integer)) and not isinstance(level, bool):
+            if not 0 <= int(level) < len(self.LEVELS):
+                raise TawlaError(f"level must be 0..{len(self.LEVELS) - 1} or one of {self.LEVELS}, not {level!r}")
             level = self.LEVELS[int(level)]
         if level not in self.LEVELS:
-            raise ValueError(f"level must be one of {self.LEVELS}, not {level!r}")
+            raise TawlaError(f"level must be one of {self.LEVELS}, not {level!r}")
         self.level = level
         self.depth = self.LEVELS.index(level) - 1  # -1 for random
         self.rng = np.random.default_rng(seed)
@@ -336,6 +346,9 @@ class Bot:
         """
         depth = self.depth if depth is None else depth
         r = self.ruleset
+        children = np.asarray(children)
+        if children.ndim != 2 or children.shape[1] != PACKED_WIDTH or children.dtype != np.uint8:
+            raise InvalidPosition(f"children must be uint8[N, {PACKED_WIDTH}], not {children.dtype}{list(children.shape)}")
         v = -_evaluate(children, r)[:, 0]
         if depth <= 0 or len(children) <= 1:
             return v
