@@ -129,49 +129,53 @@ def features_bg(cnp.uint8_t[:, ::1] rows):
     return out
 
 
-def linear_bg(cnp.uint8_t[:, ::1] rows, double[:, ::1] W, bint cube):
-    """float64[N, 6]: equity, win, wg, wbg, lg, lbg of the linear model (conditional outputs)."""
-    cdef Py_ssize_t i, n = rows.shape[0]
-    cdef int k, j, m
+cdef void linear_row(const unsigned char* row, double[:, ::1] W, bint cube, double* o) noexcept nogil:
+    """The linear model's six outputs (equity, win, wg, wbg, lg, lbg) of one row into ``o``."""
+    cdef int k, j, m = 0
     cdef int nz[NF]
     cdef double f[NF]
     cdef double s[5]
     cdef double z, win, wg, wbg, lg, lbg
+    features(row, f)
+    for j in range(NF):
+        if f[j] != 0.0:
+            nz[m] = j
+            m += 1
+    for k in range(5):
+        z = 0.0
+        for j in range(m):
+            z += W[k, nz[j]] * f[nz[j]]
+        if z > 30:
+            z = 30
+        elif z < -30:
+            z = -30
+        s[k] = 1.0 / (1.0 + exp(-z))
+    win = s[0]
+    wg = win * s[1]
+    wbg = wg * s[2]
+    lg = (1 - win) * s[3]
+    lbg = lg * s[4]
+    if not cube:
+        wbg = 0.0
+        lbg = 0.0
+    o[0] = 2 * win - 1 + wg - lg + wbg - lbg
+    o[1] = win
+    o[2] = wg
+    o[3] = wbg
+    o[4] = lg
+    o[5] = lbg
+
+
+def linear_bg(cnp.uint8_t[:, ::1] rows, double[:, ::1] W, bint cube):
+    """float64[N, 6]: equity, win, wg, wbg, lg, lbg of the linear model (conditional outputs)."""
+    cdef Py_ssize_t i, n = rows.shape[0]
     if W.shape[0] != 5 or W.shape[1] != NF:
         raise ValueError(f"weights must be [5, {NF}]")
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] o = out
     with nogil:
         for i in range(n):
-            features(&rows[i, 0], f)
-            m = 0
-            for j in range(NF):
-                if f[j] != 0.0:
-                    nz[m] = j
-                    m += 1
-            for k in range(5):
-                z = 0.0
-                for j in range(m):
-                    z += W[k, nz[j]] * f[nz[j]]
-                if z > 30:
-                    z = 30
-                elif z < -30:
-                    z = -30
-                s[k] = 1.0 / (1.0 + exp(-z))
-            win = s[0]
-            wg = win * s[1]
-            wbg = wg * s[2]
-            lg = (1 - win) * s[3]
-            lbg = lg * s[4]
-            if not cube:
-                wbg = 0.0
-                lbg = 0.0
-            o[i, 0] = 2 * win - 1 + wg - lg + wbg - lbg
-            o[i, 1] = win
-            o[i, 2] = wg
-            o[i, 3] = wbg
-            o[i, 4] = lg
-            o[i, 5] = lbg
+            linear_row(&rows[i, 0], W, cube, &o[i, 0])
     return out
 
 
@@ -352,11 +356,8 @@ def eval_bg(cnp.uint8_t[:, ::1] rows, double[:, ::1] W, bint cube, bint bar_bg_d
     evaluated).
     """
     cdef Py_ssize_t i, n = rows.shape[0]
-    cdef int k, j, m, p, my_max, opp_min, back
-    cdef int nz[NF]
-    cdef double f[NF]
-    cdef double s[5]
-    cdef double z, win, wg, wbg, lg, lbg, g, bg
+    cdef int p, my_max, opp_min, back
+    cdef double g, bg
     cdef const unsigned char* row
     if W.shape[0] != 5 or W.shape[1] != NF:
         raise ValueError(f"weights must be [5, {NF}]")
@@ -397,35 +398,7 @@ def eval_bg(cnp.uint8_t[:, ::1] rows, double[:, ::1] W, bint cube, bint bar_bg_d
                 race[i] = 1
                 race_row(row, one, two, &o[i, 0])
                 continue
-            features(row, f)
-            m = 0
-            for j in range(NF):
-                if f[j] != 0.0:
-                    nz[m] = j
-                    m += 1
-            for k in range(5):
-                z = 0.0
-                for j in range(m):
-                    z += W[k, nz[j]] * f[nz[j]]
-                if z > 30:
-                    z = 30
-                elif z < -30:
-                    z = -30
-                s[k] = 1.0 / (1.0 + exp(-z))
-            win = s[0]
-            wg = win * s[1]
-            wbg = wg * s[2]
-            lg = (1 - win) * s[3]
-            lbg = lg * s[4]
-            if not cube:
-                wbg = 0.0
-                lbg = 0.0
-            o[i, 0] = 2 * win - 1 + wg - lg + wbg - lbg
-            o[i, 1] = win
-            o[i, 2] = wg
-            o[i, 3] = wbg
-            o[i, 4] = lg
-            o[i, 5] = lbg
+            linear_row(row, W, cube, &o[i, 0])
     return out, race_np
 
 
