@@ -212,8 +212,7 @@ def test_cube_decisions_against_gnubg_probabilities():
             if pos.result() is not None:
                 continue
             ours = bot.cube_action(pos)
-            board = [[pos.row[26 + 25 - q] for q in range(1, 25)] + [pos.row[51]],
-                     [pos.row[p] for p in range(1, 25)] + [pos.row[25]]]
+            board = g.board_from_position_id(pos.gnubg_id())
             theirs = CubeAction.from_probabilities(g.probabilities(board, 1))
             both.append((ours.double, ours.take) == (theirs.double, theirs.take))
             dwin.append(abs(ours.win - theirs.win))
