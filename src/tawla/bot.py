@@ -108,6 +108,19 @@ class _Moves:
         return [x[1] for x in self.seqs]
 
 
+def _groups(key):
+    """(starts, ends) of the runs of equal values in the sorted-by-group array ``key``."""
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    return starts, np.r_[starts[1:], len(key)]
+
+
+def _first_reaching(v, starts, ends, target):
+    """Index of the first entry of each group ``[starts, ends)`` of ``v`` equal to the
+    group's ``target`` (its max or min, from ``reduceat``)."""
+    hit = np.flatnonzero(v == np.repeat(target, ends - starts))
+    return hit[np.searchsorted(hit, starts)]
+
+
 def _below(v, idx, w) -> np.ndarray:
     """``v`` with ``v[idx] = w`` and every other entry moved below ``min(w)``, keeping the
     order that ``v`` gives them (the children a search filter dropped)."""
@@ -291,15 +304,12 @@ class Bot:
         played = np.zeros(n, bool)
         if len(children) == 0:
             return nxt, played
-        starts = np.flatnonzero(np.r_[True, parent[1:] != parent[:-1]])
-        ends = np.r_[starts[1:], len(parent)]
+        starts, ends = _groups(parent)
         if self.depth < 0:
             pick = starts + (self.rng.random(len(starts)) * (ends - starts)).astype(np.int64)
         elif self.depth == 0:
             v = -_evaluate(children, r)[:, 0]
-            best = np.maximum.reduceat(v, starts)
-            hit = np.flatnonzero(v == np.repeat(best, ends - starts))
-            pick = hit[np.searchsorted(hit, starts)]  # the first best move of each row
+            pick = _first_reaching(v, starts, ends, np.maximum.reduceat(v, starts))  # first best move
         else:
             pick = np.array([a + int(np.argmax(self.values(children[a:b], exact=False)))
                              for a, b in zip(starts, ends)])
@@ -383,12 +393,9 @@ class Bot:
             return val, (g, par, roll, np.zeros(0), np.zeros(0, np.int64))
         e = _evaluate(g, r)[:, 0]  # our equity, we are on roll in g
         key = par * 21 + roll
-        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        starts, ends = _groups(key)
         mins = np.minimum.reduceat(e, starts)
-        # index of the chosen reply in each group: the first one reaching the minimum
-        ends = np.r_[starts[1:], len(e)]
-        hit = np.flatnonzero(e == np.repeat(mins, ends - starts))
-        best = hit[np.searchsorted(hit, starts)]
+        best = _first_reaching(e, starts, ends, mins)  # the chosen reply of each group
         kp = par[starts]
         acc = np.bincount(kp, weights=ROLL_WEIGHTS[roll[starts]] * mins, minlength=n)
         has = np.bincount(kp, minlength=n) > 0
@@ -417,7 +424,7 @@ class Bot:
         if len(h):
             eh = -_evaluate(h, r)[:, 0]  # our value after our move
             key = hp * 21 + hr
-            starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+            starts, _ = _groups(key)
             maxs = np.maximum.reduceat(eh, starts)
             acc = np.bincount(hp[starts], weights=ROLL_WEIGHTS[hr[starts]] * maxs, minlength=len(replies))
             has = np.bincount(hp[starts], minlength=len(replies)) > 0
