@@ -542,7 +542,8 @@ class Match:
         """Final rows reachable from the steps made, with a continuation: {row: [Step, ...]}."""
         r = self.ruleset
         start = ref.State.from_row(self._start.row)
-        target = ref.best_length(r, start, ref.expand_dice(self._dice))
+        start_dice = ref.expand_dice(self._dice)
+        target = ref.best_length(r, start, start_dice)
         s = self._board_state()
         used = sum(len(st.dice) for st in self._played)
         if ref.game_ended(r, s):
@@ -558,7 +559,8 @@ class Match:
             for step, n, rest in ref.next_steps(r, state, remaining):
                 extended = True
                 if ref.game_ended(r, n):
-                    out.setdefault(n.to_row(), path + [step])
+                    if ref.dice_counted(True, n.me[0], used + len(path) + 1, len(start_dice)) >= target:
+                        out.setdefault(n.to_row(), path + [step])
                 else:
                     rec(n, rest, path + [step])
             if not extended and used + len(path) == target:

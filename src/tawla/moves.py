@@ -351,7 +351,7 @@ class _StepContext:
         out = []
         for st, n, rest in ref.next_steps(self.r, s, remaining):
             if ref.game_ended(self.r, n):
-                total = len(self.dice4)
+                total = ref.dice_counted(True, n.me[0], used + 1, len(self.dice4))
             else:
                 total = used + 1 + ref.best_length(self.r, n, rest)
             if total >= self.target:

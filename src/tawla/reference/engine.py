@@ -278,7 +278,9 @@ def legal_turns(r: Ruleset, s: State, dice) -> list:
     -------
     list[Sequence]
         The kept sequences (several may reach one final position). Empty when the turn
-        passes. A sequence that ends the game counts as using every die (D17).
+        passes. A sequence that ends the game with checkers of the mover still on the board
+        (quadrant lock, plakoto mother rule) counts as using every die; one that bears off the
+        last checker counts the dice it used (D17, vector G5).
     """
     dice4 = expand_dice(dice)
     found: list[Sequence] = []
@@ -300,7 +302,7 @@ def legal_turns(r: Ruleset, s: State, dice) -> list:
             found.append(Sequence(steps, state.to_row(), False))
 
     rec(s, dice4, ())
-    length = {id(x): len(dice4) if x.ended else len(x.steps) for x in found}
+    length = {id(x): dice_counted(x.ended, x.row[0], len(x.steps), len(dice4)) for x in found}
     best = max(length.values())
     if best == 0:
         return []
@@ -312,12 +314,25 @@ def legal_turns(r: Ruleset, s: State, dice) -> list:
     return kept
 
 
+def dice_counted(ended: bool, off: int, steps: int, n_dice: int) -> int:
+    """§1.4 ``len'``: the dice a sequence of ``steps`` steps counts for the maximum-dice rule.
+
+    A sequence that ends the game with mover checkers still on the board (``off`` < 15:
+    quadrant lock, plakoto mother rule) counts all ``n_dice``; any other sequence, the last
+    checker borne off included, counts its steps (D17, vector G5)."""
+    return n_dice if ended and off < 15 else steps
+
+
 def best_length(r: Ruleset, s: State, remaining: tuple) -> int:
-    """How many more dice can be used from s (a game-ending step counts all of them, D17)."""
+    """How many more dice can be used from s (§1.4 ``len'``, :func:`dice_counted`)."""
     best = 0
     for step, n, rest in next_steps(r, s, remaining):
         if game_ended(r, n):
-            return len(remaining)
+            got = dice_counted(True, n.me[0], 1, len(remaining))
+            if got == len(remaining):
+                return got
+            best = max(best, got)
+            continue
         best = max(best, 1 + best_length(r, n, rest))
         if best == len(remaining):
             break
