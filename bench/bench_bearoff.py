@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tawla import _bearoff
+from tawla.native import _bearoff
 
 
 @pytest.mark.benchmark(group="bearoff build")

@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 
 import tawla
-from tawla.engine import pass_move
+from tawla.batch import pass_move
 from tawla.evaluate import _sides, bg_features, is_race
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -411,7 +411,7 @@ def cube(plies=1):
     the evaluations, through one decision rule."""
     import gnubg_nn as g
 
-    from tawla.bot import CubeAction
+    from tawla.bots import CubeAction
 
     from tawla.bench import w1_ids
 
@@ -449,7 +449,7 @@ def timing(n=300, seed=7):
     """CPU microseconds per decision (process time, so other load on the machine does not
     count) for each level's ``choose`` on positions from ply0 self-play, and for
     ``Bot.choose_rows`` (batch play, 1000 games at once) at ply0."""
-    from tawla.engine import fast_available
+    from tawla.batch import fast_available
 
     clock = time.process_time
     print(f"fast engine: {fast_available()}")

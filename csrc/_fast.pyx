@@ -18,7 +18,7 @@ from libc.string cimport memcpy
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
 
 from tawla.errors import InvalidDice, InvalidId, InvalidPosition, UnsupportedRuleset
-from tawla.steps import Step
+from tawla.core.steps import Step
 
 cnp.import_array()
 

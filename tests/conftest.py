@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-import tawla.engine
+import tawla.batch
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -41,12 +41,12 @@ def position_ids():
     return ids
 
 
-@pytest.fixture(params=["reference"] + (["fast"] if tawla.engine.fast_available() else []))
+@pytest.fixture(params=["reference"] + (["fast"] if tawla.batch.fast_available() else []))
 def each_engine(request, monkeypatch):
     """Run a test on the reference engine, and again on the compiled one where it is built."""
     if request.param == "reference":
         monkeypatch.setenv("TAWLA_ENGINE", "reference")
     else:
         monkeypatch.delenv("TAWLA_ENGINE", raising=False)
-    assert tawla.engine.default_engine() == request.param
+    assert tawla.batch.default_engine() == request.param
     return request.param

@@ -156,7 +156,7 @@ def test_round_trip_through_the_writer(archive):
 
 
 def test_selfplay_records_round_trip_and_replay():
-    from tawla.selfplay import selfplay
+    from tawla.bots.selfplay import selfplay
 
     for name in tawla.RULESET_IDS:
         rec = selfplay(name, games=3, seed=5)
@@ -173,7 +173,7 @@ def test_selfplay_records_round_trip_and_replay():
 
 
 def test_selfplay_money_session_scores_gammons():
-    from tawla.selfplay import selfplay
+    from tawla.bots.selfplay import selfplay
 
     rec = matfile.parse_match(matfile.write_match(selfplay("backgammon", games=12, seed=3)))
     assert rec.headers["Jacoby"] == "Off"
@@ -183,7 +183,7 @@ def test_selfplay_money_session_scores_gammons():
 
 
 def test_bundled_samples_are_reproducible():
-    from tawla.selfplay import selfplay
+    from tawla.bots.selfplay import selfplay
 
     files = {p.rsplit("/", 1)[1]: p for p in sample_files()}
     assert set(files) == {"sample_backgammon.mat", "sample_tawla31.mat"}

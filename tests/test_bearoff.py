@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import tawla
-from tawla import _bearoff
+from tawla.native import _bearoff
 from tawla import bearoff as bo
 
 from conftest import require_module

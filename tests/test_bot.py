@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import tawla
-from tawla.engine import pass_move
+from tawla.batch import pass_move
 from tawla.evaluate import COLUMNS, evaluate, is_race, is_terminal, set_contact_model, CONTACT_MODELS
 
 RULESETS = tawla.RULESET_IDS
@@ -200,7 +200,7 @@ def test_cube_decisions_against_gnubg_probabilities():
     linear model: 82.2 % and 0.085."""
     from conftest import require_module
     from tawla.bench import w1_ids
-    from tawla.bot import CubeAction
+    from tawla.bots import CubeAction
 
     g = require_module("gnubg_nn")
     bot = tawla.Bot("backgammon", "ply1")
@@ -222,7 +222,7 @@ def test_cube_decisions_against_gnubg_probabilities():
 
 
 def test_cube_from_probabilities():
-    from tawla.bot import CubeAction
+    from tawla.bots import CubeAction
 
     # no gammons: the take point is 0.5 / (2 + 0.34) = 0.214 (Janowski, x = 0.68)
     c = CubeAction.from_probabilities([0.9, 0.0, 0.0, 0.0, 0.0])

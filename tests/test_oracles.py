@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tawla
-from tawla.engine import legal_moves
+from tawla.batch import legal_moves
 from tawla.position import Position
 
 from conftest import position_ids, require_module

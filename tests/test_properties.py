@@ -10,8 +10,10 @@ game is checked:
   replaying the steps reaches the move's final position;
 * after every step: 15 checkers per side, no point holds both colours except a Mahbusa pin
   stack of exactly one pinned checker, no illegal wall (T31S, §6.5);
-* no legal move uses fewer dice than another, except game-ending moves (D17), and a move that
-  uses one die of a non-double uses the larger one when any move does;
+* no legal move uses fewer dice than another, except moves that end the game with checkers
+  still on the board (quadrant lock, mother rule: D17; the last checker borne off counts the
+  dice it used, vector G5), and a move that uses one die of a non-double uses the larger one
+  when any move does;
 * each game ends with a win or a frozen draw, scored as §1.8 (the score recomputed here);
 * backgammon and adi never reach a position where neither side can step (§1.7).
 
@@ -103,7 +105,7 @@ class Board:
 
     @classmethod
     def of(cls, position) -> "Board":
-        """From the packed row (layout of tawla.layout: counts, then 24 pin bits for the mover)."""
+        """From the packed row (layout of tawla.core.layout: counts, then 24 pin bits for the mover)."""
         row = position.row
         me, opp = list(row[0:26]), list(row[26:52])
         bits = row[52] | row[53] << 8 | row[54] << 16
@@ -112,7 +114,7 @@ class Board:
         return cls(me, opp, pinned_me, pinned_opp)
 
     def key(self) -> bytes:
-        """The packed row of this board (tawla.layout), to compare with ``Move.after``."""
+        """The packed row of this board (tawla.core.layout), to compare with ``Move.after``."""
         bits = 0
         if self.pinned_me:
             for p in self.pinned_me:
@@ -263,8 +265,9 @@ def oracle_finals(r, b: Board, dice) -> dict:
             rest.remove(d)
             for _, n in oracle_next(r, s, d):
                 moved = True
-                if oracle_ended(r, n):
-                    found.append((len(all_dice), first or d, n.key(), True))
+                if oracle_ended(r, n):  # D17: the last checker off counts its dice
+                    counted = len(all_dice) if n.me[0] < 15 else used + 1
+                    found.append((counted, first or d, n.key(), True))
                 else:
                     rec(n, rest, first or d, used + 1)
         if not moved:
@@ -359,12 +362,15 @@ def check_turn(r, position, dice, moves, stats):
             assert not any(True for d in set(remaining) for _ in oracle_next(r, b, d)), (position.id(), dice)
     # 3. the max-dice rule: every non-ending move uses the same number of dice; with an ending
     #    move among them, that number is all of them (D17); one die of a non-double: the larger
-    lengths = {len(m.steps) for m in moves if not m.ended}
+    def on_board_end(m):  # ends the game with checkers of the mover still on the board
+        return m.ended and m.after[0] < 15
+
+    lengths = {len(m.steps) for m in moves if not on_board_end(m)}
     assert len(lengths) <= 1, (position.id(), dice, lengths)
-    if any(m.ended for m in moves):
+    if any(on_board_end(m) for m in moves):
         assert lengths <= {n_dice}
         assert all(len(m.steps) <= n_dice for m in moves)
-    if lengths == {1} and dice[0] != dice[1] and not any(m.ended for m in moves):
+    if lengths == {1} and dice[0] != dice[1] and not any(on_board_end(m) for m in moves):
         dies = {m.steps[0].die for m in moves}
         if max(dice) in dies:
             assert dies == {max(dice)}, (position.id(), dice)
@@ -453,20 +459,20 @@ def run_playouts(label: str, games: int, seed: int, tag: str = "") -> Counter:
 MAIN = ["backgammon", "adi", "mahbusa", "tawla31", "tawla31-saharat"]
 # The reference engine always; the compiled engine too where it is built (fewer games: the
 # per-turn checks, not the engine, are most of the time).
-ENGINES = ["reference"] + (["fast"] if tawla.engine.fast_available() else [])
+ENGINES = ["reference"] + (["fast"] if tawla.batch.fast_available() else [])
 FAST_GAMES = 100
 
 
 @contextlib.contextmanager
 def engine(name: str):
-    """Run Position.legal_moves on one engine (tawla.engine reads TAWLA_ENGINE at each call)."""
+    """Run Position.legal_moves on one engine (tawla.native reads TAWLA_ENGINE at each call)."""
     old = os.environ.get("TAWLA_ENGINE")
     if name == "reference":
         os.environ["TAWLA_ENGINE"] = "reference"
     else:
         os.environ.pop("TAWLA_ENGINE", None)
     try:
-        assert tawla.engine.default_engine() == name
+        assert tawla.batch.default_engine() == name
         yield
     finally:
         if old is None:
@@ -607,14 +613,18 @@ def test_hypothesis_boards_match_the_oracle(label, seed, a, b, engine_name):
 # Step-by-step play (§1.3): legal_steps along a random legal move
 # =================================================================================================
 def _oracle_best(r, b: Board, remaining) -> int:
-    """How many more dice can be used from b (a game-ending step counts them all, D17)."""
+    """How many more dice can be used from b (a step that ends the game with checkers on the
+    board counts them all; the last checker off counts one, D17)."""
     best = 0
     for d in set(remaining):
         rest = list(remaining)
         rest.remove(d)
         for _, n in oracle_next(r, b, d):
             if oracle_ended(r, n):
-                return len(remaining)
+                if n.me[0] < 15:
+                    return len(remaining)
+                best = max(best, 1)
+                continue
             best = max(best, 1 + _oracle_best(r, n, rest))
             if best == len(remaining):
                 return best
@@ -628,7 +638,10 @@ def _oracle_next_singles(r, b, dice, remaining, used, target) -> list:
         rest = list(remaining)
         rest.remove(d)
         for (p, t), n in oracle_next(r, b, d):
-            total = n_dice if oracle_ended(r, n) else used + 1 + _oracle_best(r, n, rest)
+            if oracle_ended(r, n):
+                total = n_dice if n.me[0] < 15 else used + 1
+            else:
+                total = used + 1 + _oracle_best(r, n, rest)
             if total >= target:
                 out.append((p, t, d))
     if target == 1 and dice[0] != dice[1] and used == 0 and any(x[2] == max(dice) for x in out):

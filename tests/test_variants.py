@@ -16,7 +16,7 @@ import pytest
 import tawla
 from tawla import GameResult, Position, get_ruleset, legal_steps, opening_roll
 from tawla.errors import InvalidPosition
-from tawla.layout import PACKED_WIDTH
+from tawla.core.layout import PACKED_WIDTH
 
 MAH, T31E, T31S = "mahbusa", "tawla31", "tawla31-saharat"
 ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
@@ -499,7 +499,7 @@ class TestFrozen:
 # Bad input: every constructor raises InvalidPosition
 # =================================================================================================
 def _row(me: dict, opp: dict, pinned_me=()) -> bytes:
-    """A packed row by hand (tawla.layout): counts, off = 15 - on board, pin bits."""
+    """A packed row by hand (tawla.core.layout): counts, off = 15 - on board, pin bits."""
     a, b = [0] * 26, [0] * 26
     for p, n in me.items():
         a[p] = n

@@ -12,20 +12,22 @@ Quick use::
 """
 
 from . import bearoff, errors
-from .bot import Bot, CubeAction
-from .engine import ROLL_WEIGHTS, ROLLS, expand, expand_all_rolls
+from .batch import PlayoutResult, expand, expand_all_rolls, playout
+from .bots import Bot, CubeAction
+from .core.dice import ROLL_WEIGHTS, ROLLS
+from .core.layout import PACKED_WIDTH
+from .core.moves import Move
+from .core.results import GameResult
+from .core.steps import Step
 from .evaluate import evaluate
 from .formats.gnubg import MatchState
 from .house import HouseRules, get_house
-from .layout import PACKED_WIDTH
 from .match import Match
-from .moves import Move, legal_steps, parse_move
-from .playout import PlayoutResult, playout
-from .position import (GameResult, Position, array_to_ids, array_to_positions, ids_to_array,
-                       positions_to_array)
+from .notation import parse_move
+from .position import Position, array_to_ids, array_to_positions, ids_to_array, positions_to_array
 from .reference.scoring import OpeningRoll, opening_roll
 from .rules import RULESET_IDS, Ruleset, get_ruleset
-from .steps import Step
+from .turn import legal_steps
 
 __version__ = "0.1.0"
 

@@ -20,12 +20,16 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from .core.layout import PACKED_WIDTH
 from .errors import FormatError, IllegalMove, TawlaError, UnsupportedRuleset
+from .evaluate import evaluate
 from .formats import matfile
-from .layout import PACKED_WIDTH
-from .moves import parse_move
-from .position import Position, _flip_row
+from .formats.sgf import read_sgf
+from .native import flip_row
+from .notation import parse_move
+from .position import Position
 from .rules import Ruleset, get_ruleset
+from .rules.match_play import crawford_game
 
 __all__ = ["Evaluator", "HeuristicEvaluator", "default_evaluator", "Decision", "GameReport",
            "MatchReport", "replay_game", "analyze_record", "analyze_paths", "collect_files",
@@ -84,22 +88,19 @@ class HeuristicEvaluator(Evaluator):
         return out
 
 
+class EngineEvaluator(Evaluator):
+    """The engine's own evaluator, :func:`tawla.evaluate`: its equity column."""
+
+    name = "tawla.evaluate"
+    description = evaluate.__doc__.strip().splitlines()[0]
+
+    def __call__(self, rows, ruleset):
+        return np.asarray(evaluate(np.asarray(rows, dtype=np.uint8), ruleset))[:, 0].astype(float)
+
+
 def default_evaluator() -> Evaluator:
-    """The strongest evaluator installed: :func:`tawla.evaluate.evaluate` when present,
-    else :class:`HeuristicEvaluator`."""
-    try:
-        from .evaluate import evaluate  # the bots issue's evaluator
-    except ImportError:
-        return HeuristicEvaluator()
-
-    class _Engine(Evaluator):
-        name = "tawla.evaluate"
-        description = getattr(evaluate, "__doc__", "").strip().splitlines()[0] if evaluate.__doc__ else ""
-
-        def __call__(self, rows, ruleset):
-            return np.asarray(evaluate(np.asarray(rows, dtype=np.uint8), ruleset))[:, 0].astype(float)
-
-    return _Engine()
+    """The strongest evaluator of the package: :class:`EngineEvaluator`."""
+    return EngineEvaluator()
 
 
 # --- report objects --------------------------------------------------------------------------
@@ -214,8 +215,8 @@ def _crawford_flags(record) -> list:
     flags, seen = [], False
     for g in record.games:
         a, b = g.score
-        is_c = bool(n) and not seen and (a == n - 1) != (b == n - 1) and max(a, b) < n
-        seen = seen or is_c or (n and (a == n - 1 or b == n - 1))
+        is_c = crawford_game(n, (a, b), seen)
+        seen = seen or is_c or bool(n and (a == n - 1 or b == n - 1))
         flags.append(is_c)
     return flags
 
@@ -358,7 +359,7 @@ def _replay(game, ruleset, match_length, crawford, jacoby, evaluator, path) -> G
 
 def _rank(dec: Decision, legal, played, evaluator: Evaluator, ruleset: Ruleset) -> None:
     r = ruleset
-    rows = np.frombuffer(b"".join(_flip_row(m.after, r) for m in legal), dtype=np.uint8)
+    rows = np.frombuffer(b"".join(flip_row(m.after, r) for m in legal), dtype=np.uint8)
     rows = rows.reshape(len(legal), PACKED_WIDTH).copy()  # a writable batch for the evaluator
     equity = -np.asarray(evaluator(rows, r), dtype=float)  # children are seen from the opponent
     for k, m in enumerate(legal):  # a move that ends the game is worth its points
@@ -410,7 +411,6 @@ def read_record(path):
     if p.stat().st_size > MAX_RECORD_BYTES:
         raise FormatError(f"larger than {MAX_RECORD_BYTES // 2**20} MiB: not a match record", file=str(p))
     if p.suffix.lower() == ".sgf":
-        from .formats.sgf import read_sgf
 
         return read_sgf(p)
     return matfile.read_match(p)

@@ -43,6 +43,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import UnsupportedRuleset
+from .native import fast_bearoff
+
 __all__ = ["one_sided", "two_sided", "one_sided_many", "two_sided_many", "mean_rolls",
            "index", "build", "cache_dir", "K", "ONE_SIDED_POSITIONS", "TWO_SIDED_POSITIONS"]
 
@@ -69,9 +72,9 @@ def cache_dir() -> Path:
 
 
 def _c():
-    from . import _bearoff
-
-    return _bearoff
+    if fast_bearoff is None:
+        raise UnsupportedRuleset("the bear-off databases need the compiled builder (tawla.native)")
+    return fast_bearoff
 
 
 def _save_or_keep(name: str, make):

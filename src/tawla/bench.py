@@ -34,7 +34,14 @@ import threading
 import time
 from pathlib import Path
 
+from importlib import resources
+
 import numpy as np
+
+from .batch import expand, expand_all_rolls, fast_available, playout, random_positions
+from .core.dice import ROLLS
+from .position import Position, positions_to_array
+from .rules import RULESET_IDS, get_ruleset
 
 __all__ = ["main", "run", "load_w1", "workload"]
 
@@ -47,7 +54,6 @@ TARGET_GAMES = 20_000
 def w1_ids(kind: str | None = None) -> list:
     """The GNU Backgammon Position IDs of workload W1, installed with the package
     (``tawla/data/w1``): 1000 ``"contact"`` then 1000 ``"race"`` positions (or one kind)."""
-    from importlib import resources
 
     folder = resources.files("tawla") / "data" / "w1"
     ids = []
@@ -62,14 +68,12 @@ def w1_ids(kind: str | None = None) -> list:
 
 def load_w1(ruleset="backgammon") -> np.ndarray:
     """W1 positions: ``uint8[2000, 56]`` (contact then race) for a hitting ruleset."""
-    from .position import Position, positions_to_array
 
     return positions_to_array(Position.from_gnubg_id(pid, ruleset) for pid in w1_ids())
 
 
 def workload(name: str, ruleset, n_positions: int = 2000, seed: int = 2024) -> np.ndarray:
     """The positions of a workload (``W1`` or ``W2``) for a ruleset: ``uint8[N, 56]``."""
-    from .playout import random_positions
 
     if name.upper() == "W1":
         return load_w1(ruleset)
@@ -93,22 +97,20 @@ def _best2(fn, repeat: int):
 
 
 def _rows_dice(arr):
-    import tawla
 
     rep = np.repeat(arr, 21, axis=0)
-    dice = np.tile(tawla.ROLLS, (len(arr), 1))
+    dice = np.tile(ROLLS, (len(arr), 1))
     return rep, dice
 
 
 def measure_fast(arr, r, repeat: int) -> dict:
-    import tawla
 
     rep, dice = _rows_dice(arr)
-    children, _ = tawla.expand(rep, dice, ruleset=r)
+    children, _ = expand(rep, dice, ruleset=r)
     n = len(children)
     del children
-    t_expand, c_expand = _best2(lambda: tawla.expand(rep, dice, ruleset=r), repeat)
-    t_all, c_all = _best2(lambda: tawla.expand_all_rolls(arr, ruleset=r), repeat)
+    t_expand, c_expand = _best2(lambda: expand(rep, dice, ruleset=r), repeat)
+    t_all, c_all = _best2(lambda: expand_all_rolls(arr, ruleset=r), repeat)
     # two threads, each expanding half of the batch (every other row, so both halves hold the
     # same mix of positions and rolls: contiguous halves of W1 are contact vs race)
     parts = [(np.ascontiguousarray(rep[k::2]), np.ascontiguousarray(dice[k::2])) for k in (0, 1)]
@@ -117,7 +119,7 @@ def measure_fast(arr, r, repeat: int) -> dict:
 
     def work(k, cpus):
         c = time.thread_time()
-        tawla.expand(*parts[k], ruleset=r)
+        expand(*parts[k], ruleset=r)
         cpus[k] = time.thread_time() - c
 
     def two_threads():
@@ -135,12 +137,11 @@ def measure_fast(arr, r, repeat: int) -> dict:
 
 
 def measure_reference(arr, r, sample: int) -> dict:
-    import tawla
 
     sub = arr[:: max(1, len(arr) // sample)][:sample]
     rep, dice = _rows_dice(sub)
     t = time.perf_counter()
-    children, _ = tawla.expand(rep, dice, ruleset=r, engine="reference")
+    children, _ = expand(rep, dice, ruleset=r, engine="reference")
     dt = time.perf_counter() - t
     return {"children": len(children), "pairs": len(rep), "time": dt}
 
@@ -150,22 +151,20 @@ def measure_gnubg(arr, r, sample: int):
         import gnubg_nn as g
     except ImportError:
         return None
-    import tawla
-    from .position import Position
 
     sub = arr[:: max(1, len(arr) // sample)][:sample]
     boards = []
     for row in sub:
         me, opp = Position(row.tobytes(), r)._own_coords()
         boards.append([list(opp[1:25]) + [opp[25]], list(me[1:25]) + [me[25]]])
-    rolls = [(int(a), int(b)) for a, b in tawla.ROLLS]
+    rolls = [(int(a), int(b)) for a, b in ROLLS]
     moves = g.moves
     t = time.perf_counter()
     for b in boards:
         for d1, d2 in rolls:
             moves(b, d1, d2)
     dt = time.perf_counter() - t
-    children, _, _ = tawla.expand_all_rolls(sub, ruleset=r)
+    children, _, _ = expand_all_rolls(sub, ruleset=r)
     return {"children": len(children), "pairs": len(sub) * 21, "time": dt}
 
 
@@ -272,12 +271,9 @@ def _row(cols, widths):
 def run(workload_name="W1", ruleset="backgammon", *, repeat=5, ref_sample=100, external=True,
         playout_games=20_000, ref_games=20, variants=True, out=print) -> dict:
     """Measure and print the table; returns the raw measurements."""
-    import tawla
-    from . import engine as eng
-    from .playout import playout
 
-    r = tawla.get_ruleset(ruleset)
-    if not eng.fast_available():
+    r = get_ruleset(ruleset)
+    if not fast_available():
         out("tawla bench: the fast engine is not built; nothing to measure")
         return {}
     if workload_name.upper() == "W1" and not r.has_bar:
@@ -352,8 +348,8 @@ def run(workload_name="W1", ruleset="backgammon", *, repeat=5, ref_sample=100, e
         out("")
         out(_row(("W2, own random-game positions", "pairs", "children", "ns/child", "cpu ns", "target"), widths))
         res["w2"] = {}
-        for name in tawla.RULESET_IDS:
-            rv = tawla.get_ruleset(name)
+        for name in RULESET_IDS:
+            rv = get_ruleset(name)
             a2 = workload("W2", rv)
             f2 = measure_fast(a2, rv, max(2, repeat // 2))
             ns2 = f2["expand"] / f2["children"] * 1e9

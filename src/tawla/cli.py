@@ -16,9 +16,17 @@ import argparse
 import os
 import sys
 
-from . import errors
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from . import bench, errors
+from .analysis import HeuristicEvaluator, analyze_paths, collect_files, default_evaluator
+from .formats.gnubg import decode_xgid
+from .formats.matfile import write_match
 from .position import Position
+from .report import render_text, to_json
 from .rules import RULESET_IDS, get_ruleset
+from .bots.selfplay import selfplay
 
 __all__ = ["main"]
 
@@ -39,8 +47,6 @@ def load_position(text: str, ruleset: str) -> Position:
     """
     t = text.strip()
     if t.upper().startswith("XGID=") or t.count(":") >= 9:
-        from .formats.gnubg import decode_xgid
-
         me, opp, _info = decode_xgid(t)
         return Position._from_own_coords(get_ruleset(ruleset), me, opp)
     if len(t) == 14:
@@ -61,7 +67,7 @@ def _cmd_moves(args) -> int:
         return 0
     print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{'s' if len(moves) != 1 else ''}")
     for i, m in enumerate(moves, 1):
-        after = m.result_position()
+        after = Position(m.after, pos.ruleset)
         pips = after.pip_count()[0]
         extra = "  (ends the game)" if m.ended else ""
         line = f"{i:4d}. {str(m):28s} pips {pips:3d}"
@@ -87,12 +93,6 @@ def sample_files() -> list:
 
 
 def _cmd_analyze(args) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    from .analysis import HeuristicEvaluator, analyze_paths, collect_files, default_evaluator
-    from .report import render_text, to_json
-
     if args.files:
         try:
             paths = collect_files(args.files)
@@ -132,8 +132,6 @@ def _cmd_analyze(args) -> int:
 
 
 def _cmd_selfplay(args) -> int:
-    from .formats.matfile import write_match
-    from .selfplay import selfplay
 
     if args.games is not None and args.games < 1 or args.length is not None and args.length < 1:
         print("tawla selfplay: --games and --length take a whole number >= 1", file=sys.stderr)
@@ -161,7 +159,6 @@ def _cmd_selfplay(args) -> int:
 
 
 def _cmd_bench(args, rest) -> int:
-    from . import bench
 
     return bench.main(rest)
 

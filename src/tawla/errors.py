@@ -9,7 +9,8 @@ and the operation that raised it has changed nothing (no state is half-applied).
     ├── InvalidDice          dice out of 1..6 or of the wrong shape
     ├── IllegalMove          a move or step the rules do not allow
     │   └── AmbiguousMove    text or a step that matches several legal moves
-    ├── UnsupportedRuleset   an unknown ruleset name or option, or a feature not implemented for it
+    ├── ConfigError          a bad configuration: house profile, table settings, options
+    │   └── UnsupportedRuleset   an unknown ruleset name or option, or a feature not implemented for it
     ├── FormatError          a corrupt or unreadable match record
     ├── NotYourTurn          an action by a player who may not act now
     └── InvalidAction        an action the state of a game or match does not allow
@@ -24,6 +25,7 @@ __all__ = [
     "InvalidDice",
     "IllegalMove",
     "AmbiguousMove",
+    "ConfigError",
     "UnsupportedRuleset",
     "FormatError",
     "NotYourTurn",
@@ -68,7 +70,12 @@ class AmbiguousMove(IllegalMove):
     """Move text or a step that matches more than one legal move; ``legal`` lists the candidates."""
 
 
-class UnsupportedRuleset(TawlaError):
+class ConfigError(TawlaError):
+    """A bad configuration: an unknown house or setting, a value a house does not allow
+    (match length, timer, stake), or a bad ruleset option."""
+
+
+class UnsupportedRuleset(ConfigError):
     """An unknown ruleset or option, or an operation not implemented for that ruleset."""
 
 

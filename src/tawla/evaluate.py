@@ -90,16 +90,14 @@ import math
 
 import numpy as np
 
-from .layout import PACKED_WIDTH
-from .rules import OPPOSITE, get_ruleset
+from .bearoff import _index, _tables_for_eval
+from .core.geometry import OPPOSITE
+from .core.layout import PACKED_WIDTH
+from .native import fast_eval as _ceval
+from .rules import get_ruleset
 
 __all__ = ["evaluate", "COLUMNS", "is_race", "is_terminal", "equity_from_probs",
            "set_contact_model", "CONTACT_MODELS", "LinearContact", "pip_counts"]
-
-try:  # the compiled linear model (same features as bg_features)
-    from . import _bearoff_eval as _ceval
-except ImportError:  # pragma: no cover - only without a compiler
-    _ceval = None
 
 COLUMNS = ("equity", "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
@@ -302,8 +300,6 @@ def _side_dists(side, tables):
     pts = np.arange(7, 26)
     home[:, 5] += outside.sum(1)
     shift = (outside * (pts - 6)).sum(1) / MU
-    from .bearoff import _index
-
     idx = _index(home)
     d_all = np.zeros((len(side), L))
     d_first = np.zeros((len(side), L))
@@ -313,8 +309,6 @@ def _side_dists(side, tables):
 
 
 def _race_eval(me, opp, r):
-    from .bearoff import _tables_for_eval
-
     tables = _tables_for_eval()
     pm_all, pm_first = _side_dists(me, tables)
     po_all, po_first = _side_dists(opp, tables)
@@ -323,8 +317,6 @@ def _race_eval(me, opp, r):
     small = ((me[:, 7:26].sum(1) == 0) & (opp[:, 7:26].sum(1) == 0)
              & (me[:, 1:7].sum(1) <= 6) & (opp[:, 1:7].sum(1) <= 6))
     if small.any():
-        from .bearoff import _index
-
         two = tables[3]
         win = win.copy()
         win[small] = two[_index(me[small, 1:7]) * 924 + _index(opp[small, 1:7])]
@@ -622,8 +614,6 @@ def _evaluate(rows, r) -> np.ndarray:
         global _bg_model
         if _bg_model is None:
             _bg_model = LinearContact(_default_bg_weights())
-        from .bearoff import _tables_for_eval
-
         one, _, _, two = _tables_for_eval()
         out, _race = _ceval.eval_bg(np.ascontiguousarray(rows), _bg_model.weights,
                                     r.scoring == "cube", r.bar_backgammon_counts_double, one, two)

@@ -99,16 +99,21 @@ from typing import Callable
 
 import numpy as np
 
-from . import moves as _moves
 from .errors import (AmbiguousMove, FormatError, IllegalMove, InvalidAction, NotYourTurn,
                      TawlaError)
+from . import turn as _moves
+from .bots.policies import bot_policy, first_legal_policy
+from .core.moves import Move
+from .core.steps import Step, format_steps
+from .formats.matfile import DOUBLE, DROP, ROLL, TAKE, WIN, Action, Game, MatchRecord, write_match
 from .house import HouseRules, get_house
-from .moves import Move, format_steps, parse_move
-from .position import Position, _flip_row
+from .native import flip_row
+from .notation import parse_move
+from .position import Position
 from .reference import engine as ref
 from .reference.scoring import opening_roll
 from .rules import Ruleset, get_ruleset
-from .steps import Step
+from .rules.match_play import crawford_game, jacoby_points
 
 __all__ = ["Match", "bot_policy", "first_legal_policy", "PHASES", "INPUT_EVENTS"]
 
@@ -124,34 +129,6 @@ feeds these back. The other event types are the engine's own."""
 RESIGN_KINDS = ("single", "gammon", "backgammon")
 FORMAT = "tawla-match"
 VERSION = 1
-
-
-def bot_policy(ruleset, level: str = "ply0") -> Callable:
-    """The default timeout policy of a match of ``ruleset``: :meth:`tawla.Bot.timeout_policy`
-    of ``Bot(ruleset, level)``, the candidate the bot values most (issue 6: the server's
-    timeout uses the evaluator). Deterministic for every level but ``random``."""
-    from .bot import Bot
-
-    return Bot(ruleset, level).timeout_policy()
-
-
-def first_legal_policy(position, dice, played_steps, candidates) -> Move:
-    """A timeout policy that plays the first candidate.
-
-    ``candidates`` are the legal moves of ``position.legal_moves(dice)`` (canonical order)
-    that extend ``played_steps``; the first one is chosen. Deterministic.
-
-    Parameters
-    ----------
-    position : tawla.Position
-        The position at the start of the turn, seen from the mover.
-    dice : (int, int)
-    played_steps : tuple of tawla.Step
-        The steps already made this turn (single or combined).
-    candidates : list of tawla.Move
-        Never empty.
-    """
-    return candidates[0]
 
 
 def _action(fn):
@@ -597,9 +574,8 @@ class Match:
         self._offer = self._resume = self._paused = None
         self._dice, self._played = None, []
         L, sc = self.length, self._score
-        self._crawford_game = bool(
-            L > 0 and self.cube_in_play and self.house.crawford and not self._crawford_done
-            and max(sc) == L - 1 and min(sc) < L - 1)
+        self._crawford_game = (self.cube_in_play and self.house.crawford
+                               and crawford_game(L, sc, self._crawford_done))
         self._start = self.ruleset.initial_position()
         self._emit(t, "game_start", game=self._game_no, score=list(sc), crawford=self._crawford_game)
         if self.ruleset.previous_winner_starts and self._last_winner is not None:
@@ -640,7 +616,7 @@ class Match:
         p = self._turn
         self._emit(t, "turn", player=p, dice=list(self._dice), move=format_steps(single_steps), how=how)
         self._turns[p] += 1
-        nxt = Position(_flip_row(after_row, self.ruleset), self.ruleset)
+        nxt = Position(flip_row(after_row, self.ruleset), self.ruleset)
         res = nxt.result(self._cube)
         self._dice, self._played = None, []
         if res is not None:
@@ -660,10 +636,8 @@ class Match:
 
     def _jacoby(self, kind, points):
         """§2.4 Jacoby (D19): money sessions only, gammons count single while the cube is at 1."""
-        if (self.length == 0 and self.house.jacoby and self.cube_in_play and self._cube == 1
-                and kind in ("gammon", "backgammon")):
-            return self._cube
-        return points
+        return jacoby_points(kind, points, self._cube, money=self.length == 0,
+                             jacoby=self.house.jacoby and self.cube_in_play)
 
     def _end_game(self, winner, kind, points, reason, t):
         self._emit(t, "game_end", game=self._game_no, winner=winner, kind=kind, points=points,
@@ -1397,8 +1371,6 @@ class Match:
         ``win`` action; the game cut short by a forfeit neither. Points are in each player's
         own numbering, as in every ``.mat`` file.
         """
-        from .formats.matfile import DOUBLE, DROP, ROLL, TAKE, WIN, Action, Game, MatchRecord
-
         variation = "Backgammon" if self.ruleset.name == "backgammon" else self.ruleset.name
         headers = {"Player 1": self.players[0], "Player 2": self.players[1],
                    "Variation": variation}
@@ -1436,8 +1408,6 @@ class Match:
 
     def to_mat(self) -> str:
         """The match as Jellyfish ``.mat`` text, through :func:`tawla.formats.matfile.write_match`."""
-        from .formats.matfile import write_match
-
         return write_match(self.to_match_record())
 
     def __repr__(self):

@@ -11,51 +11,25 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass
 from typing import Iterable
 
 import numpy as np
 
-from .errors import InvalidId, InvalidPosition, TawlaError
-from .layout import PACKED_WIDTH
-from .rules import HIT, PIN, Ruleset, get_ruleset
+from . import native
+from .core.dice import check_dice
+from .core.geometry import own_coords
+from .core.layout import PACKED_WIDTH, pin_bytes, pinned_points
+from .core.moves import Move, register_position_type
+from .core.results import GameResult
+from .errors import IllegalMove, InvalidAction, InvalidId, InvalidPosition, TawlaError, UnsupportedRuleset
+from .formats.gnubg import MatchState, decode_position_id, decode_xgid, encode_position_id, encode_xgid
+from .notation import parse_move
+from .rules import Ruleset, get_ruleset
+from .reference.scoring import is_frozen
+from .rules.validation import validate_row
 
 __all__ = ["Position", "GameResult", "positions_to_array", "array_to_positions",
            "ids_to_array", "array_to_ids"]
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """The end of a game, relative to the seat of the position it was computed for.
-
-    Attributes
-    ----------
-    winner : int or None
-        0 = the player on roll in that position, 1 = the opponent, None for a draw.
-    kind : str
-        ``"single"``, ``"gammon"`` (mars), ``"backgammon"``, ``"quadrant_lock"`` (§5.6),
-        ``"mother"`` (§4.4 plakoto option) or ``"draw"`` (frozen position, §1.7).
-    points : int
-        Points the winner scores (RULES.md §1.8): cube x 1/2/3 for backgammon, 1/2 for
-        adi, mahbusa and tawla31-saharat, 15 minus the loser's checkers off for tawla31,
-        0 for a draw.
-    """
-
-    winner: int | None
-    kind: str
-    points: int
-
-
-def _codec():
-    """The compiled codec when built, else None (pure-Python fallback)."""
-    try:
-        from . import _codec as c  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover - only without a compiler
-        return None
-    return c
-
-
-_C = _codec()
 
 
 class Position:
@@ -137,7 +111,6 @@ class Position:
             me[0], opp[0] = 15 - sum(me[1:]), 15 - sum(opp[1:])
         else:
             me[0], opp[0] = pair(off, "off")
-        bits = 0
         pinned_me, pinned_opp = set(), set()
         for pts, dest in ((pinned_on_roll, pinned_me), (pinned_opponent, pinned_opp)):
             if isinstance(pts, (str, bytes)) or not hasattr(pts, "__iter__"):
@@ -146,12 +119,9 @@ class Position:
                 if not isinstance(p, (int, np.integer)) or isinstance(p, bool) or not 1 <= p <= 24:
                     raise InvalidPosition(f"pinned point {p!r} is not in 1..24")
                 dest.add(int(p))
-        for p in pinned_me:
-            bits |= 1 << (p - 1)
-        tail = bytes((bits & 0xFF, bits >> 8 & 0xFF, bits >> 16 & 0xFF))
-        row = bytes(x & 0xFF if 0 <= x <= 255 else 255 for x in me + opp) + tail
+        row = bytes(x & 0xFF if 0 <= x <= 255 else 255 for x in me + opp) + pin_bytes(pinned_me)
         row += bytes(PACKED_WIDTH - len(row))
-        _validate(row, r, pinned_opp=pinned_opp, counts=(me, opp))
+        validate_row(row, r, pinned_opp=pinned_opp, counts=(me, opp))
         return cls(row, r)
 
     @classmethod
@@ -174,7 +144,7 @@ class Position:
                 raise InvalidId(f"a packed row is uint8, not {arr.dtype}")
             arr = arr.astype(np.uint8)
         b = arr.tobytes()
-        _validate(b, r)
+        validate_row(b, r)
         return cls(b, r)
 
     @classmethod
@@ -212,8 +182,6 @@ class Position:
         tawla.errors.UnsupportedRuleset
             For a ruleset whose board a gnubg ID cannot describe (pins).
         """
-        from .formats.gnubg import decode_position_id
-
         r = _board_ruleset(ruleset, "gnubg Position IDs")
         me, opp = decode_position_id(pid)
         return cls._from_own_coords(r, me, opp)
@@ -234,8 +202,6 @@ class Position:
         ------
         tawla.errors.InvalidId
         """
-        from .formats.gnubg import MatchState, decode_xgid
-
         r = _board_ruleset(ruleset, "XGIDs")
         me, opp, info = decode_xgid(text)
         pos = cls._from_own_coords(r, me, opp)
@@ -265,9 +231,6 @@ class Position:
         tawla.errors.UnsupportedRuleset
             Not a backgammon board.
         """
-        from .errors import UnsupportedRuleset
-        from .formats.gnubg import MatchState, encode_xgid
-
         if not self._ruleset.has_bar:
             raise UnsupportedRuleset(f"XGIDs describe backgammon boards, not {self._ruleset.name}")
         if match_state is not None and not isinstance(match_state, MatchState):
@@ -292,13 +255,7 @@ class Position:
 
     def _own_coords(self):
         """(on_roll, opponent) as 26-tuples, each in its own side's numbering."""
-        row, r = self._row, self._ruleset
-        me = tuple(row[0:26])
-        opp = [0] * 26
-        opp[0], opp[25] = row[26], row[51]
-        for p in range(1, 25):
-            opp[r.opponent_point(p)] = row[26 + p]
-        return me, tuple(opp)
+        return own_coords(self._row, self._ruleset.geometry)
 
     def gnubg_id(self) -> str:
         """The GNU Backgammon Position ID (hitting games only).
@@ -308,9 +265,6 @@ class Position:
         tawla.errors.UnsupportedRuleset
             Mahbusa pin stacks and the Tawla 31 geometries are not gnubg positions.
         """
-        from .errors import UnsupportedRuleset
-        from .formats.gnubg import encode_position_id
-
         if not self._ruleset.has_bar:
             raise UnsupportedRuleset(f"gnubg Position IDs describe backgammon boards, not {self._ruleset.name}")
         return encode_position_id(*self._own_coords())
@@ -341,7 +295,7 @@ class Position:
         (without the ruleset): ``on_roll``, ``opponent``, ``bar``, ``off``,
         ``pinned_on_roll``, ``pinned_opponent``."""
         row = self._row
-        pinned_me = _pinned_me(row)
+        pinned_me = pinned_points(row)
         return {
             "on_roll": {p: row[p] for p in range(1, 25) if row[p]},
             "opponent": {p: row[26 + p] for p in range(1, 25) if row[26 + p]},
@@ -359,7 +313,7 @@ class Position:
 
     def flip(self) -> "Position":
         """The same board seen from the other seat (the other player to move)."""
-        return Position(_flip_row(self._row, self._ruleset), self._ruleset)
+        return Position(native.flip_row(self._row, self._ruleset), self._ruleset)
 
     # --- rules ----------------------------------------------------------------------
     def legal_moves(self, dice) -> list:
@@ -380,9 +334,7 @@ class Position:
         ------
         tawla.errors.InvalidDice
         """
-        from .engine import legal_moves
-
-        return legal_moves(self, dice)
+        return native.legal_moves(self._row, check_dice(dice), self._ruleset)
 
     def play(self, move, dice=None) -> "Position":
         """The position for the next turn: the board after ``move``, seen from the opponent.
@@ -399,10 +351,7 @@ class Position:
         tawla.errors.IllegalMove
             The move is not legal here.
         """
-        from .errors import IllegalMove, InvalidAction
-        from .moves import Move, parse_move
-
-        if self.result() is not None:
+        if native.is_over(self._row, self._ruleset):
             raise InvalidAction("the game is over: no move can be played")
         if isinstance(move, str):
             if dice is None:
@@ -418,7 +367,7 @@ class Position:
                 raise IllegalMove(f"move {move} is not legal here", text=str(move), legal=legal)
         elif move.after != self._row:
             raise IllegalMove("a pass must leave the board as it is", text=str(move))
-        return Position(_flip_row(move.after, self._ruleset), self._ruleset)
+        return Position(native.flip_row(move.after, self._ruleset), self._ruleset)
 
     def result(self, cube: int = 1) -> GameResult | None:
         """The result if the game is over, else None (RULES.md §1.7, §1.8, §2.2, §4.4, §5.6).
@@ -432,19 +381,14 @@ class Position:
         -------
         GameResult or None
         """
-        from .errors import InvalidAction
-        from .reference.scoring import game_result
-
         if (isinstance(cube, bool) or not isinstance(cube, (int, np.integer)) or cube < 1
                 or cube & (cube - 1)):
             raise InvalidAction(f"the cube value is a power of two >= 1, not {cube!r}")
-        return game_result(self, int(cube))
+        return native.game_result(self._row, self._ruleset, int(cube))
 
     def is_frozen(self) -> bool:
         """§1.7: neither side has a legal single step with any die value (no-hit games)."""
-        from .reference.scoring import is_frozen
-
-        return is_frozen(self)
+        return is_frozen(self._ruleset, self._row)
 
     # --- dunder ---------------------------------------------------------------------
     def __eq__(self, other):
@@ -464,74 +408,13 @@ class Position:
 
 def _board_ruleset(ruleset, what: str) -> Ruleset:
     """The ruleset for a backgammon-board format (gnubg IDs, XGIDs): a hitting game."""
-    from .errors import UnsupportedRuleset
-
     r = get_ruleset(ruleset)
     if not r.has_bar:
         raise UnsupportedRuleset(f"{what} describe backgammon boards (backgammon, adi), not {r.name}")
     return r
 
 
-# --- the row: validation, flip, ID ------------------------------------------------------------
-def _pinned_me(row: bytes) -> set:
-    bits = row[52] | row[53] << 8 | row[54] << 16
-    return {p for p in range(1, 25) if bits >> (p - 1) & 1}
-
-
-def _validate(row: bytes, r: Ruleset, pinned_opp=None, counts=None) -> None:
-    """Raise InvalidPosition unless ``row`` is a valid position of ruleset ``r``."""
-    if len(row) != PACKED_WIDTH:
-        raise InvalidPosition(f"row has {len(row)} bytes, not {PACKED_WIDTH}")
-    me, opp = (counts if counts is not None else (list(row[0:26]), list(row[26:52])))
-    for who, side in (("on roll", me), ("opponent", opp)):
-        if any(n < 0 for n in side):
-            raise InvalidPosition(f"negative checker count for the side {who}")
-        if sum(side) != 15:
-            raise InvalidPosition(f"the side {who} has {sum(side)} checkers, not 15")
-    if any(row[55:]):
-        raise InvalidPosition("reserved bytes of the row are not zero")
-    if not r.has_bar and (me[25] or opp[25]):
-        raise InvalidPosition(f"{r.name} has no bar")
-    if me[0] == 15 and opp[0] == 15:
-        raise InvalidPosition("both sides have borne off all their checkers")
-    pinned_me = _pinned_me(row)
-    for p in range(1, 25):
-        both = me[p] and opp[p]
-        if p in pinned_me and not both:
-            raise InvalidPosition(f"point {p} is marked pinned but is not a pin stack")
-        if pinned_opp is not None and p in pinned_opp and not both:
-            raise InvalidPosition(f"point {p} is marked pinned but is not a pin stack")
-        if not both:
-            continue
-        if r.contact != PIN:
-            raise InvalidPosition(f"point {p} holds checkers of both sides ({r.name})")
-        if pinned_opp is not None and (p in pinned_me) == (p in pinned_opp):
-            raise InvalidPosition(f"point {p}: say which side's checker is pinned (exactly one)")
-        pinned_count = me[p] if p in pinned_me else opp[p]
-        if pinned_count != 1:
-            raise InvalidPosition(f"point {p} has {pinned_count} pinned checkers; a pin stack has exactly one")
-    if r.contact == HIT:
-        return
-
-
-def _flip_row(row: bytes, r: Ruleset) -> bytes:
-    """The row seen from the other seat."""
-    if _C is not None:
-        return _C.flip_row(row, r.geometry == "same")
-    new = bytearray(PACKED_WIDTH)
-    new[0], new[25], new[26], new[51] = row[26], row[51], row[0], row[25]
-    pinned_me = _pinned_me(row)
-    bits = 0
-    for p in range(1, 25):
-        q = r.opponent_point(p)
-        new[q] = row[26 + p]
-        new[26 + q] = row[p]
-        if row[p] and row[26 + p] and p not in pinned_me:  # opponent pinned -> new mover pinned
-            bits |= 1 << (q - 1)
-    new[52], new[53], new[54] = bits & 0xFF, bits >> 8 & 0xFF, bits >> 16 & 0xFF
-    return bytes(new)
-
-
+# --- the ID ----------------------------------------------------------------------------------
 def _pack_id(row: bytes) -> bytes:
     """30 bytes: the 52 count bytes as 4-bit nibbles, the 3 pin bytes, one zero byte."""
     nib = bytearray(26)
@@ -548,7 +431,7 @@ def _unpack_id(raw: bytes, text: str, r: Ruleset) -> bytes:
         row[2 * i], row[2 * i + 1] = raw[i] & 0xF, raw[i] >> 4
     row[52:55] = raw[26:29]
     row = bytes(row)
-    _validate(row, r)
+    validate_row(row, r)
     return row
 
 
@@ -604,7 +487,7 @@ def _diagram(pos: Position) -> str:
     letter for the pinned checker beneath (``Ox``: O pins X).
     """
     row = pos.row
-    pins = _pinned_me(row)
+    pins = pinned_points(row)
 
     def cell(p):
         me, opp = row[p], row[26 + p]
@@ -626,3 +509,6 @@ def _diagram(pos: Position) -> str:
     pips = pos.pip_count()
     lines.append(f" bar X {row[25]} O {row[51]}   off X {row[0]} O {row[26]}   pips X {pips[0]} O {pips[1]}")
     return "\n".join(lines)
+
+
+register_position_type(Position)

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..layout import PACKED_WIDTH
-from ..rules import BLOCK, HIT, OPPOSITE, PIN, SAME, Ruleset
-from ..steps import Step
+from ..core.dice import expand_dice
+from ..core.geometry import OPPONENT_POINT
+from ..core.layout import PACKED_WIDTH, PIN as PIN_BYTES, pin_bytes, pinned_points
+from ..core.steps import Step
+from ..rules import BLOCK, HIT, PIN, Ruleset
 
-__all__ = ["State", "Sequence", "legal_turns", "single_steps", "game_ended"]
+__all__ = ["State", "Sequence", "legal_turns", "single_steps", "apply_step", "next_steps",
+           "best_length", "dice_counted", "game_ended", "walls_ok", "expand_dice"]
 
 
-_NO_PINS = bytes(PACKED_WIDTH - 52)  # pin bytes and the reserved byte, all zero
+_NO_PINS = bytes(PACKED_WIDTH - PIN_BYTES)  # pin bytes and the reserved byte, all zero
 
 
 class State:
@@ -45,18 +48,16 @@ class State:
     @classmethod
     def from_row(cls, row) -> "State":
         row = bytes(row)
-        bits = row[52] | row[53] << 8 | row[54] << 16
         me, opp = list(row[0:26]), list(row[26:52])
-        pinned_me = {p for p in range(1, 25) if bits >> (p - 1) & 1}
+        pinned_me = pinned_points(row)
         pinned_opp = {p for p in range(1, 25) if me[p] and opp[p] and p not in pinned_me}
         return cls(me, opp, pinned_me, pinned_opp)
 
     def to_row(self) -> bytes:
         if not self.pinned_me:  # the common case: no pin bits
             return bytes(self.me) + bytes(self.opp) + _NO_PINS
-        bits = sum(1 << (p - 1) for p in self.pinned_me)
-        tail = bytes((bits & 0xFF, bits >> 8 & 0xFF, bits >> 16 & 0xFF))
-        return bytes(self.me) + bytes(self.opp) + tail + bytes(PACKED_WIDTH - 55)
+        return (bytes(self.me) + bytes(self.opp) + pin_bytes(self.pinned_me)
+                + bytes(PACKED_WIDTH - PIN_BYTES - 3))
 
     def copy(self) -> "State":
         return State(self.me, self.opp, self.pinned_me, self.pinned_opp)
@@ -182,11 +183,6 @@ def apply_step(r: Ruleset, s: State, p: int, t: int) -> State:
 
 
 # --- §6.5: the wall rule ---------------------------------------------------------------------
-_THEIR_POINT = {  # mover's point p -> the same point in the opponent's numbering (§1.1)
-    OPPOSITE: (0,) + tuple(25 - p for p in range(1, 25)),
-    SAME: (0,) + tuple((p + 11) % 24 + 1 for p in range(1, 25)),
-}
-
 
 def walls_ok(r: Ruleset, s: State) -> bool:
     """§6.5: no run of six or more mover points, consecutive on the opponent's path (its own
@@ -194,7 +190,7 @@ def walls_ok(r: Ruleset, s: State) -> bool:
     the opponent's below the run's start) and with none of the opponent's checkers off."""
     if s.opp[0]:
         return True
-    their = _THEIR_POINT[r.geometry]
+    their = OPPONENT_POINT[r.geometry]
     mine = [False] * 25  # mine[q]: the mover holds the opponent's point q
     lowest_opp = 25  # the opponent's lowest occupied point, in its numbering
     for p in range(1, 25):
@@ -239,12 +235,6 @@ def game_ended(r: Ruleset, s: State) -> bool:
 
 
 # --- §1.4: the maximum-dice rule -----------------------------------------------------------
-def expand_dice(dice) -> tuple:
-    """§1.3: a non-double gives two dice, a double four."""
-    a, b = dice
-    return (a, a, a, a) if a == b else (max(a, b), min(a, b))
-
-
 def next_steps(r: Ruleset, s: State, remaining: tuple):
     """Every legal single step from s with one of the remaining dice, with the state after it.
 

@@ -1,4 +1,4 @@
-"""Game end, scoring, frozen positions and the opening roll (reference engine).
+"""Game end, scoring, frozen positions and the opening roll (reference engine), on rows.
 
 RULES.md §1.6 (opening roll), §1.7 (frozen positions), §1.8 and §2.2 / §3 / §4.4-4.5 /
 §5.6-5.7 / §6.6 (scoring).
@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import Ruleset
+from ..core.dice import check_dice
+from ..core.geometry import flip_row, own_coords
+from ..core.results import BASE_POINTS, GameResult
+from ..rules import Ruleset, get_ruleset
 from . import engine as ref
 
 __all__ = ["game_result", "is_frozen", "OpeningRoll", "opening_roll"]
 
 
-def _winner_points(r: Ruleset, win, lose, lose_home_or_bar: bool, cube: int):
+def _winner_points(r: Ruleset, lose, lose_home_or_bar: bool, cube: int):
     """(kind, points) for a side that bore off all 15 (§1.8)."""
     if r.scoring == "checkers_left":  # §5.7
         return ("gammon" if lose[0] == 0 else "single"), 15 - lose[0]
@@ -24,33 +27,40 @@ def _winner_points(r: Ruleset, win, lose, lose_home_or_bar: bool, cube: int):
         kind = "backgammon"
     else:
         kind = "gammon"
-    base = {"single": 1, "gammon": 2, "backgammon": 3}[kind]
-    return kind, base * (cube if r.scoring == "cube" else 1)
+    return kind, BASE_POINTS[kind] * (cube if r.scoring == "cube" else 1)
 
 
-def game_result(pos, cube: int = 1):
-    """The :class:`tawla.position.GameResult` of ``pos``, or None while the game goes on.
+def game_result(r: Ruleset, row: bytes, cube: int = 1):
+    """The :class:`~tawla.core.results.GameResult` of a row, or None while the game goes on.
 
-    The winner is reported relative to ``pos``: 0 = the side on roll there, 1 = the opponent.
+    Parameters
+    ----------
+    r : Ruleset
+    row : bytes
+        A valid packed row, mover's seat.
+    cube : int
+        The cube value (backgammon scoring only).
+
+    Returns
+    -------
+    GameResult or None
+        The winner relative to the row: 0 = the side on roll there, 1 = the opponent.
     """
-    from ..position import GameResult
-
-    r = pos.ruleset
-    me, opp = pos._own_coords()
-    s = ref.State.from_row(pos.row)
+    me, opp = own_coords(row, r.geometry)
     for who, win, lose in ((0, me, opp), (1, opp, me)):
         if win[0] == 15:
             # §2.2: backgammon when the loser still has a checker on the bar or in the
             # winner's home (the loser's own 19..24); with the D14 option only the home counts.
             in_home = any(lose[q] for q in range(19, 25))
             on_bar = lose[25] > 0 and not r.bar_backgammon_counts_double
-            kind, pts = _winner_points(r, win, lose, in_home or on_bar, cube)
+            kind, pts = _winner_points(r, lose, in_home or on_bar, cube)
             return GameResult(who, kind, pts)
     if r.quadrant_lock_win:  # §5.6: all six of one's own 19..24
         for who, side, other in ((0, me, opp), (1, opp, me)):
             if all(side[q] for q in range(19, 25)):
                 return GameResult(who, "quadrant_lock", 15 - other[0])
     if r.mother_rule == "plakoto":  # §4.4
+        s = ref.State.from_row(row)
         x24 = r.opponent_point(24)
         mp_me = ref.mother_pinned(s.me, s.pinned_me, 24)
         mp_opp = ref.mother_pinned(s.opp, s.pinned_opp, x24)
@@ -60,7 +70,7 @@ def game_result(pos, cube: int = 1):
             return GameResult(0, "mother", 2)
         if mp_me and s.opp[x24] == 0:
             return GameResult(1, "mother", 2)
-    if r.can_freeze and is_frozen(pos):
+    if r.can_freeze and is_frozen(r, row):
         return GameResult(None, "draw", 0)
     return None
 
@@ -74,19 +84,18 @@ def _side_can_step(r: Ruleset, s) -> bool:
     return False
 
 
-def is_frozen(pos) -> bool:
+def is_frozen(r: Ruleset, row: bytes) -> bool:
     """§1.7: for every die value 1..6, neither side has a legal single step.
 
     Both sides are probed whatever the turn, with locks, pins, bear-off conditions and
     the wall rule applied. The hitting games never freeze (False).
     """
-    r = pos.ruleset
     if not r.can_freeze:
         return False
-    if pos.row[0] == 15 or pos.row[26] == 15:
+    if row[0] == 15 or row[26] == 15:
         return False
-    return not (_side_can_step(r, ref.State.from_row(pos.row))
-                or _side_can_step(r, ref.State.from_row(pos.flip().row)))
+    return not (_side_can_step(r, ref.State.from_row(row))
+                or _side_can_step(r, ref.State.from_row(flip_row(row, r.geometry))))
 
 
 @dataclass(frozen=True)
@@ -122,9 +131,6 @@ def opening_roll(ruleset, die0: int, die1: int) -> OpeningRoll:
     ------
     tawla.errors.InvalidDice
     """
-    from ..moves import check_dice
-    from ..rules import get_ruleset
-
     r = get_ruleset(ruleset)
     die0, die1 = check_dice((die0, die1))
     if die0 == die1:

@@ -15,7 +15,10 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Mapping
 
-from .errors import UnsupportedRuleset
+from ..core.geometry import OPPOSITE, SAME, opponent_point
+from ..core.layout import OPP, PACKED_WIDTH
+from ..core.moves import position_type
+from ..errors import UnsupportedRuleset
 
 __all__ = [
     "Ruleset",
@@ -26,10 +29,8 @@ __all__ = [
     "HIT",
     "PIN",
     "BLOCK",
+    "applicable_options",
 ]
-
-OPPOSITE = "opposite"  # mirrored: q = 25 - p (STD, ADI, MAH, T31E)
-SAME = "same"  # rotated by half a board: q = ((p + 11) mod 24) + 1 (T31S)
 
 HIT = "hit"  # landing on a blot hits it to the bar (STD, ADI)
 PIN = "pin"  # landing on a blot pins it (MAH)
@@ -130,9 +131,15 @@ class Ruleset:
 
     def opponent_point(self, p: int) -> int:
         """Convert a point 1..24 from one side's numbering to the other's (§1.1)."""
-        if self.geometry == OPPOSITE:
-            return 25 - p
-        return (p + 11) % 24 + 1
+        return opponent_point(p, self.geometry)
+
+    def initial_row(self) -> bytes:
+        """The packed row of the starting position (§1.2), the first player to move on roll."""
+        row = bytearray(PACKED_WIDTH)
+        for p, n in self.start:
+            row[p] += n
+            row[OPP + self.opponent_point(p)] += n
+        return bytes(row)
 
     def initial_position(self):
         """The starting position (§1.2), the first player to move on roll.
@@ -141,12 +148,7 @@ class Ruleset:
         -------
         tawla.Position
         """
-        from .position import Position
-
-        start = dict(self.start)
-        me = {p: n for p, n in start.items()}
-        opp = {self.opponent_point(p): n for p, n in start.items()}
-        return Position.from_points(self, on_roll=me, opponent=opp)
+        return position_type()(self.initial_row(), self)
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())

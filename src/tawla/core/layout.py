@@ -34,5 +34,26 @@ OPP = 26  # opponent block starts here: OPP + 0 = off, OPP + p = on mover's poin
 OPP_OFF = 26
 OPP_BAR = 51
 PIN = 52  # three bytes of pin bits
+RESERVED = 55  # always 0
 
-__all__ = ["PACKED_WIDTH", "ME_OFF", "ME_BAR", "OPP", "OPP_OFF", "OPP_BAR", "PIN"]
+__all__ = ["PACKED_WIDTH", "ME_OFF", "ME_BAR", "OPP", "OPP_OFF", "OPP_BAR", "PIN", "RESERVED",
+           "pin_bits", "pin_bytes", "pinned_points"]
+
+
+def pin_bits(row) -> int:
+    """The 24 pin bits of a row (bit ``p - 1``: the mover's checker on ``p`` is pinned)."""
+    return row[PIN] | row[PIN + 1] << 8 | row[PIN + 2] << 16
+
+
+def pinned_points(row) -> set:
+    """The mover's points (1..24) where his single checker is pinned (from the pin bits)."""
+    bits = pin_bits(row)
+    return {p for p in range(1, 25) if bits >> (p - 1) & 1}
+
+
+def pin_bytes(points) -> bytes:
+    """The three pin bytes for a set of the mover's pinned points (1..24)."""
+    bits = 0
+    for p in points:
+        bits |= 1 << (p - 1)
+    return bytes((bits & 0xFF, bits >> 8 & 0xFF, bits >> 16 & 0xFF))

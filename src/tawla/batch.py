@@ -1,31 +1,115 @@
-"""Random playouts: whole games with uniformly random legal moves, in C or in Python.
+"""The batch calls for bots and bulk work: every child of many rows, random playouts.
 
-:func:`playout` plays ``n_games`` games from the starting position of a ruleset: the
-opening roll of RULES.md §1.6, then each turn a uniformly random choice among the
-*distinct* positions the roll allows (a pass when there is none), until the game ends
-(§1.7, §1.8). The fast engine runs the whole loop in C (``tawla._fast.playout``) with no
-Python object per move; ``engine="reference"`` runs the same procedure on the reference
-engine (slow; used to check the statistics of the fast one).
+Rows are packed positions (``uint8[N, PACKED_WIDTH]``, :mod:`tawla.core.layout`), each
+seen from its player to move; the ruleset travels beside them. Every call takes
+``engine="fast"`` or ``"reference"`` (default :func:`default_engine`: the fast one unless
+``TAWLA_ENGINE=reference`` or it is not built) and gives the same result on both.
 
-:func:`random_positions` returns the positions met in such games, as packed rows (the
-workload of the differential tests and of ``tawla bench``'s variant workloads).
+:func:`playout` plays games from the starting position of a ruleset: the opening roll of
+RULES.md §1.6, then each turn a uniformly random choice among the *distinct* positions the
+roll allows (a pass when there is none), until the game ends (§1.7, §1.8).
+:func:`random_positions` returns the positions met in such games (the workload of the
+differential tests and of ``tawla bench``'s variant workloads).
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 import numpy as np
 
+from . import native
+from .core.dice import ROLL_WEIGHTS, ROLLS, check_dice
+from .core.layout import PACKED_WIDTH
+from .core.moves import Move
+from .core.results import KINDS
+from .errors import ConfigError
+from .native import default_engine
+from .position import positions_to_array
 from .rules import get_ruleset
+from .rules.validation import check_dice_array, check_rows_array, validate_rows
 
-__all__ = ["PlayoutResult", "playout", "random_positions", "KINDS"]
+__all__ = ["ROLLS", "ROLL_WEIGHTS", "legal_moves", "pass_move", "expand", "expand_all_rolls",
+           "default_engine", "fast_available", "PlayoutResult", "playout", "random_positions",
+           "KINDS"]
 
-KINDS = ("single", "gammon", "backgammon", "quadrant_lock", "mother", "draw", "unfinished")
-"""Result kinds, indexed by :attr:`PlayoutResult.kind`: ``gammon`` is mars in the 1/2 games
-and "the loser bore off none" in tawla31; ``draw`` is a frozen position (§1.7) or the
-plakoto double mother pin (§4.4); ``unfinished`` a game cut at ``max_turns``."""
+
+def fast_available() -> bool:
+    """True when the compiled fast engine is built (and not hidden by ``TAWLA_NO_NATIVE``)."""
+    return native.available()
+
+
+def legal_moves(position, dice, *, engine: str | None = None) -> list:
+    """The legal moves of ``position`` for ``dice`` (:meth:`tawla.Position.legal_moves`) on
+    the chosen engine.
+
+    Raises
+    ------
+    tawla.errors.InvalidDice, tawla.errors.ConfigError
+    """
+    return native.legal_moves(position.row, check_dice(dice), position.ruleset, engine)
+
+
+def pass_move(position, dice) -> Move:
+    """The empty move of a turn that passes (only valid when no legal move exists)."""
+    return Move.passing(position.row, check_dice(dice), position.ruleset)
+
+def expand(positions, dice, *, ruleset, engine: str | None = None):
+    """Every child of every row: all distinct positions reachable by a legal move.
+
+    Parameters
+    ----------
+    positions : uint8[N, PACKED_WIDTH]
+        Each row seen from its player to move (:mod:`tawla.layout`).
+    dice : uint8[N, 2]
+        The roll for each row.
+    ruleset : Ruleset or str
+    engine : {"fast", "reference"}, optional
+        Default :func:`default_engine` (the fast one unless ``TAWLA_ENGINE=reference``).
+
+    Returns
+    -------
+    children : uint8[M, PACKED_WIDTH]
+        Each child seen from the next player's seat (what :meth:`Position.play` returns).
+        A row whose turn passes yields one child, itself flipped; a row whose game is
+        over yields none.
+    parent : int64[M]
+        The row each child came from, in row order.
+
+    Raises
+    ------
+    tawla.errors.InvalidId, tawla.errors.InvalidDice, tawla.errors.InvalidPosition
+    tawla.errors.ConfigError
+        An unknown engine.
+    """
+    r = get_ruleset(ruleset)
+    arr = check_rows_array(positions)
+    d = check_dice_array(dice, arr.shape[0])
+    engine = native.resolve_engine(engine)
+    if engine == "reference":
+        validate_rows(arr, r)
+    return native.expand(arr, d, r, engine)
+
+
+def expand_all_rolls(positions, *, ruleset, engine: str | None = None):
+    """:func:`expand` for all 21 rolls of every row at once (the inner loop of a 1-ply search).
+
+    ``positions`` and ``engine`` as for :func:`expand`.
+
+    Returns
+    -------
+    children : uint8[M, PACKED_WIDTH]
+    parent : int64[M]
+        Source row of each child.
+    roll : int64[M]
+        Index into :data:`ROLLS` of each child's roll; children are ordered by row, then roll.
+    """
+    r = get_ruleset(ruleset)
+    arr = check_rows_array(positions)
+    engine = native.resolve_engine(engine)
+    if engine == "reference":
+        validate_rows(arr, r)
+    return native.expand_all_rolls(arr, r, engine)
 
 
 @dataclass(frozen=True)
@@ -89,7 +173,7 @@ def playout(ruleset, n_games: int, seed: int = 0, *, engine: str | None = None,
     seed : int
         Equal seeds give equal games (per engine; the two engines use different generators).
     engine : {"fast", "reference"}, optional
-        Default :func:`tawla.engine.default_engine` (fast unless ``TAWLA_ENGINE=reference``).
+        Default :func:`default_engine` (fast unless ``TAWLA_ENGINE=reference``).
     max_turns : int
         Safety cap per game (a game cut there is ``unfinished``, winner -1).
 
@@ -100,56 +184,9 @@ def playout(ruleset, n_games: int, seed: int = 0, *, engine: str | None = None,
     r = get_ruleset(ruleset)
     n_games = int(n_games)
     if n_games < 0:
-        raise ValueError("n_games must be >= 0")
-    from . import engine as eng
-
-    engine = eng.default_engine() if engine is None else engine
-    if engine == "fast" and eng._fast is not None:
-        length, winner, kind, points = eng._fast.playout(eng._params(r), n_games, int(seed) & (2**64 - 1),
-                                                         int(max_turns))
-        return PlayoutResult(r, length, winner, kind, points, int(seed), "fast")
-    if engine not in ("fast", "reference"):
-        raise ValueError(f"engine must be 'fast' or 'reference', not {engine!r}")
-    return _playout_reference(r, n_games, int(seed), int(max_turns))
-
-
-_KIND_CODE = {k: i for i, k in enumerate(KINDS)}
-
-
-def _playout_reference(r, n_games: int, seed: int, max_turns: int) -> PlayoutResult:
-    """The same procedure on the reference engine (one Python object per move: slow)."""
-    from .engine import legal_moves
-
-    rng = random.Random(seed)
-    length = np.zeros(n_games, np.int32)
-    winner = np.zeros(n_games, np.int8)
-    kind = np.zeros(n_games, np.int8)
-    points = np.zeros(n_games, np.int16)
-    for g in range(n_games):
-        pos = r.initial_position()
-        while True:  # §1.6 opening roll
-            d0, d1 = rng.randint(1, 6), rng.randint(1, 6)
-            if d0 != d1:
-                break
-        dice = (rng.randint(1, 6), rng.randint(1, 6)) if r.opening_reroll else (d0, d1)
-        mover, turns, res = 0, 0, None
-        while turns < max_turns:
-            moves = legal_moves(pos, dice, engine="reference")
-            pos = pos.play(moves[rng.randrange(len(moves))]) if moves else pos.flip()
-            turns += 1
-            mover ^= 1
-            res = pos.result()
-            if res is not None:
-                break
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-        length[g] = turns
-        if res is None:
-            winner[g], kind[g], points[g] = -1, _KIND_CODE["unfinished"], 0
-        else:
-            winner[g] = -1 if res.winner is None else (mover if res.winner == 0 else mover ^ 1)
-            kind[g] = _KIND_CODE[res.kind]
-            points[g] = res.points
-    return PlayoutResult(r, length, winner, kind, points, seed, "reference")
+        raise ConfigError("n_games must be >= 0")
+    used, length, winner, kind, points = native.playout(r, n_games, int(seed), int(max_turns), engine)
+    return PlayoutResult(r, length, winner, kind, points, int(seed), used)
 
 
 def random_positions(ruleset, n_positions: int, seed: int = 0, *, parallel_games: int = 64,
@@ -176,9 +213,6 @@ def random_positions(ruleset, n_positions: int, seed: int = 0, *, parallel_games
     -------
     uint8[n_positions, PACKED_WIDTH]
     """
-    from .engine import expand
-    from .position import positions_to_array
-
     r = get_ruleset(ruleset)
     rng = np.random.default_rng(seed)
     start = positions_to_array([r.initial_position()])

@@ -9,10 +9,11 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .errors import InvalidAction
-from .formats import matfile
-from .reference.scoring import opening_roll
-from .rules import get_ruleset
+from ..errors import ConfigError, InvalidAction
+from ..formats import matfile
+from ..reference.scoring import opening_roll
+from ..rules import get_ruleset
+from .search import Bot
 
 __all__ = ["selfplay", "random_policy", "DEFAULT_LENGTH"]
 
@@ -30,12 +31,8 @@ def random_policy(rng: random.Random) -> Callable:
 
 
 def _bot_policy(ruleset, level):
-    try:
-        from .bot import Bot  # the bots issue
-    except ImportError:
-        raise InvalidAction(f"policy {level!r}: no bots are installed; use 'random'") from None
     if level not in Bot.LEVELS:
-        raise InvalidAction(f"unknown policy {level!r}; choose 'random' or one of {', '.join(Bot.LEVELS)}")
+        raise ConfigError(f"unknown policy {level!r}; choose 'random' or one of {', '.join(Bot.LEVELS)}")
     bot = Bot(ruleset, level)
 
     def choose(position, dice, moves):

@@ -1,0 +1,92 @@
+"""One checker's step (:class:`Step`) and the GNU Backgammon notation of a list of steps."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["Step", "point_name", "format_steps"]
+
+
+def point_name(p: int) -> str:
+    """``bar`` for 25, ``off`` for 0, else the point number."""
+    return "bar" if p == 25 else "off" if p == 0 else str(p)
+
+
+class Step(NamedTuple):
+    """One checker's step (RULES.md §1.3).
+
+    Attributes
+    ----------
+    from_point : int
+        1..24, or 25 for the bar (mover's numbering).
+    to_point : int
+        1..24, or 0 for off.
+    die : int or tuple[int, ...]
+        The die used; for a one-checker combined step from :func:`legal_steps`, the
+        dice in the order they are used.
+    hit : bool
+        The step hits a blot (backgammon, adi) or pins one (mahbusa); for a combined step,
+        whether any part of it does.
+    """
+
+    from_point: int
+    to_point: int
+    die: int | tuple
+    hit: bool
+
+    @property
+    def dice(self) -> tuple:
+        """The dice used, always as a tuple."""
+        return self.die if isinstance(self.die, tuple) else (self.die,)
+
+    def path(self) -> tuple:
+        """The points the checker touches after its start (0 = off), one per die."""
+        pts, p = [], self.from_point
+        for d in self.dice:
+            p = max(p - d, 0)
+            pts.append(p)
+        return tuple(pts)
+
+    def __str__(self):
+        return f"{point_name(self.from_point)}/{point_name(self.to_point)}" + ("*" if self.hit else "")
+
+
+def format_steps(steps) -> str:
+    """GNU Backgammon notation for a list of single steps.
+
+    One checker's consecutive steps are joined (``24/13``), an intermediate point is shown
+    only where the checker hit there (``13/7*/4``), identical moves are counted
+    (``8/5(2)``), highest points first; ``bar`` and ``off`` name the bar and the tray.
+    A pass is the empty string.
+    """
+    paths: list[list] = []  # each: [points..., hits set]
+    for s in steps:
+        for path in paths:
+            if path[0][-1] == s.from_point and s.from_point != 0 and not path[2]:
+                path[0].append(s.to_point)
+                if s.hit:
+                    path[1].add(s.to_point)
+                break
+        else:
+            paths.append([[s.from_point, s.to_point], {s.to_point} if s.hit else set(), False])
+    # A path keeps only its endpoints and its hit points.
+    shown = []
+    for pts, hits, _ in paths:
+        keep = [pts[0]] + [p for p in pts[1:-1] if p in hits] + [pts[-1]]
+        text = "/".join(point_name(p) + ("*" if i and p in hits else "") for i, p in enumerate(keep))
+        shown.append((pts[0], pts[-1], text))
+    shown.sort(key=lambda x: (-x[0], -x[1]))
+    out: list[str] = []
+    counts: list[int] = []
+    for _, _, text in shown:
+        base = text.replace("*", "")
+        if out and out[-1].replace("*", "") == base:
+            counts[-1] += 1
+            if "*" in text and "*" not in out[-1]:
+                out[-1] = text
+        else:
+            out.append(text)
+            counts.append(1)
+    return " ".join(t if n == 1 else f"{t}({n})" for t, n in zip(out, counts))
+
+

@@ -1,0 +1,160 @@
+"""The one place that chooses the fast (compiled) engine or the reference engine.
+
+The compiled modules live in this package: ``_fast`` (move generation, expansion,
+playouts, results), ``_codec`` (row flips), ``_bearoff`` (bear-off database builders) and
+the C evaluators. Every other layer reaches them only through the functions here, each
+of which has the same contract on both engines:
+
+* ``TAWLA_ENGINE=reference`` makes the reference engine the default of every call that
+  takes ``engine=`` (and of the layers above: positions, bots, matches);
+* ``TAWLA_NO_NATIVE=1`` hides the compiled modules, as on a machine without a compiler:
+  everything then runs on the reference engine and numpy.
+
+Rows are packed positions (``uint8[PACKED_WIDTH]``, :mod:`tawla.core.layout`), seen from
+the player to move; the callers have validated them (:mod:`tawla.rules.validation`).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import numpy as np
+
+from ..core.dice import ROLLS
+from ..core.geometry import SAME, flip_row as _flip_row_py
+from ..core.moves import Move
+from ..errors import ConfigError
+from ..reference import batch as _ref_batch
+from ..reference import scoring as _ref_scoring
+from ..rules import Ruleset
+from ..rules.params import native_params
+
+if os.environ.get("TAWLA_NO_NATIVE", "") in ("", "0"):
+    try:
+        from . import _bearoff, _bearoff_eval, _codec, _fast
+    except ImportError:  # built without a compiler
+        _fast = _codec = _bearoff = _bearoff_eval = None
+else:
+    _fast = _codec = _bearoff = _bearoff_eval = None
+
+fast_bearoff = _bearoff
+"""The compiled bear-off database builders, or None (the evaluation layer then builds the
+tables in Python)."""
+fast_eval = _bearoff_eval
+"""The compiled evaluators, or None (the evaluation layer then uses its numpy twins)."""
+
+__all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
+           "legal_sequences", "legal_moves", "is_over", "game_result", "expand", "expand_all_rolls", "playout",
+           "fast_bearoff", "fast_eval"]
+
+
+def available() -> bool:
+    """True when the compiled fast engine is built and not hidden by ``TAWLA_NO_NATIVE``."""
+    return _fast is not None
+
+
+def default_engine() -> str:
+    """``"reference"`` when ``TAWLA_ENGINE=reference`` or the fast engine is not available,
+    else ``"fast"``."""
+    if os.environ.get("TAWLA_ENGINE", "").lower() == "reference" or _fast is None:
+        return "reference"
+    return "fast"
+
+
+def resolve_engine(engine) -> str:
+    """The engine a call runs on: ``engine`` if given (``"fast"`` falls back to the reference
+    engine when the compiled one is not available), else :func:`default_engine`.
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        Anything but None, ``"fast"`` or ``"reference"``.
+    """
+    if engine is None:
+        return default_engine()
+    if engine not in ("fast", "reference"):
+        raise ConfigError(f"engine must be 'fast' or 'reference', not {engine!r}")
+    return "fast" if engine == "fast" and _fast is not None else "reference"
+
+
+@functools.lru_cache(maxsize=None)
+def params(r: Ruleset):
+    """The fast engine's ``Params`` of a ruleset (cached), from :func:`native_params`."""
+    return _fast.Params(**native_params(r))
+
+
+def flip_row(row: bytes, r: Ruleset) -> bytes:
+    """The row seen from the other seat (:func:`tawla.core.geometry.flip_row`)."""
+    if _codec is not None:
+        return _codec.flip_row(row, r.geometry == SAME)
+    return _flip_row_py(row, r.geometry)
+
+
+def flip_rows(rows: np.ndarray, r: Ruleset) -> np.ndarray:
+    """Every row of ``uint8[N, PACKED_WIDTH]`` seen from the other seat (a new array)."""
+    rows = np.ascontiguousarray(rows, dtype=np.uint8)
+    if _codec is not None:
+        return _codec.flip_rows(rows, r.geometry == SAME)
+    out = np.empty_like(rows)
+    for i in range(len(rows)):
+        out[i] = np.frombuffer(_flip_row_py(rows[i].tobytes(), r.geometry), dtype=np.uint8)
+    return out
+
+
+def is_over(row: bytes, r: Ruleset) -> bool:
+    """Whether the game of a row is over (15 off, quadrant lock, mother rule, frozen)."""
+    if _fast is not None:
+        return _fast.is_over(row, params(r))
+    return _ref_scoring.game_result(r, row) is not None
+
+
+def game_result(row: bytes, r: Ruleset, cube: int = 1):
+    """The :class:`~tawla.core.results.GameResult` of a row, or None while the game goes on."""
+    if _fast is not None and not _fast.is_over(row, params(r)):
+        return None
+    return _ref_scoring.game_result(r, row, cube)
+
+
+def legal_sequences(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:
+    """The legal moves of a row as ``(steps, after, ended)`` per distinct resulting row, in
+    the canonical order; [] when the turn passes or the game is over.
+
+    ``dice`` is a checked roll; ``engine`` as for :func:`resolve_engine`.
+    """
+    if resolve_engine(engine) == "fast":
+        p = params(r)
+        if _fast.is_over(row, p):
+            return []
+        return _fast.legal_sequences(row, dice, p)
+    return _ref_batch.legal_sequences(r, row, dice)
+
+
+def legal_moves(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:
+    """:func:`legal_sequences` as :class:`~tawla.core.moves.Move` objects."""
+    return [Move(steps, dice, ended, row, after, r)
+            for steps, after, ended in legal_sequences(row, dice, r, engine)]
+
+
+def expand(arr: np.ndarray, dice: np.ndarray, r: Ruleset, engine=None):
+    """Children and parents of every row (:func:`tawla.expand`); ``arr`` and ``dice`` are
+    C-contiguous ``uint8`` arrays whose shapes and dice values are checked."""
+    if resolve_engine(engine) == "fast":
+        return _fast.expand(arr, dice, params(r))
+    return _ref_batch.expand(r, arr, dice)
+
+
+def expand_all_rolls(arr: np.ndarray, r: Ruleset, engine=None):
+    """Children, parents and roll indices for all 21 rolls (:func:`tawla.expand_all_rolls`)."""
+    if resolve_engine(engine) == "fast":
+        return _fast.expand_all_rolls(arr, params(r))
+    from_rolls = np.repeat(arr, 21, axis=0)
+    children, par = _ref_batch.expand(r, from_rolls, np.tile(ROLLS, (arr.shape[0], 1)))
+    return children, par // 21, par % 21
+
+
+def playout(r: Ruleset, n_games: int, seed: int, max_turns: int, engine=None):
+    """Random games: ``(engine used, length, winner, kind, points)`` (:func:`tawla.playout`)."""
+    if resolve_engine(engine) == "fast":
+        return ("fast",) + tuple(_fast.playout(params(r), n_games, seed & (2**64 - 1), max_turns))
+    return ("reference",) + tuple(_ref_batch.playout(r, n_games, seed, max_turns))
