@@ -97,7 +97,7 @@ __all__ = ["evaluate", "COLUMNS", "is_race", "is_terminal", "equity_from_probs",
            "set_contact_model", "CONTACT_MODELS", "LinearContact", "pip_counts"]
 
 try:  # the compiled linear model (same features as bg_features)
-    from . import _bearoff_eval as _ceval
+    from . import _evaluate_c as _ceval
 except ImportError:  # pragma: no cover - only without a compiler
     _ceval = None
 
