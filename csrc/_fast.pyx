@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The fast engine: move generation, batch expansion and random playouts in C.
+"""The fast engine: move generation, batch expansion, step-by-step play and random playouts in C.
 
 One generator for every ruleset, parameterised by :class:`Params` (the ruleset as a
 small C struct, built by ``tawla.engine._params``). The C core is ``csrc/tawla_engine.h``
@@ -20,7 +20,7 @@ from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_De
 
 from tawla_engine cimport *
 
-from tawla.errors import InvalidDice, InvalidId, InvalidPosition, UnsupportedRuleset
+from tawla.errors import IllegalMove, InvalidDice, InvalidId, InvalidPosition, UnsupportedRuleset
 from tawla.steps import Step
 
 cnp.import_array()
@@ -371,6 +371,114 @@ def legal_sequences(bytes row, dice, Params params):
         return out
     finally:
         c.P = NULL
+
+
+# --- step-by-step play (RULES.md 1.3) -----------------------------------------------------------
+cdef tw_turn _turn
+cdef bint _turn_ready = 0
+
+
+cdef str _pt(int p):
+    return "bar" if p == 25 else "off" if p == 0 else str(p)
+
+
+cdef tw_turn *_play(bytes start_row, dice, played_hops, Params params) except NULL:
+    """The turn of ``start_row`` with ``dice`` after ``played_hops``, checked hop by hop."""
+    global _turn_ready
+    cdef int d1, d2, a, b, d, rc, n, i
+    cdef tw_step legal[TW_MAX_STEPS]
+    if len(start_row) != 56:
+        raise InvalidId("a packed row has 56 bytes")
+    d1, d2 = _dice(dice)
+    if not _turn_ready:
+        if not tw_turn_init(&_turn, &params.p):
+            raise MemoryError()
+        _turn_ready = 1
+    if not tw_turn_begin(&_turn, &params.p, <const uint8_t *> start_row, d1, d2):
+        tw_turn_free(&_turn)
+        _turn_ready = 0
+        raise MemoryError()
+    for hop in played_hops:
+        try:
+            if len(hop) not in (3, 4):
+                raise TypeError
+            a, b, d = hop[0], hop[1], hop[2]
+        except (TypeError, OverflowError):
+            raise IllegalMove(f"a played hop is (from_point, to_point, die), not {hop!r}", text=str(hop)) from None
+        rc = tw_turn_play(&_turn, a, b, d)
+        if rc == 1:
+            n = tw_turn_singles(&_turn, legal)
+            raise IllegalMove(f"step {_pt(a)}/{_pt(b)} with a {d} is not legal now", text=f"{a}/{b}",
+                              legal=[_step(legal[i].p, legal[i].t, legal[i].d, legal[i].hit) for i in range(n)])
+        if rc == 2:
+            raise IllegalMove("the game is already over this turn", text=str(hop))
+        if rc == 3:
+            why = "the game is over" if _turn.over else "the turn passes"
+            raise IllegalMove(f"no step is legal: {why}", text=str(hop))
+    return &_turn
+
+
+def turn_steps(bytes start_row, dice, played_hops, Params params):
+    """The legal next steps of a partial turn (``tawla.moves.legal_steps``, RULES.md 1.3).
+
+    Parameters
+    ----------
+    start_row : bytes
+        The packed row at the start of the turn (56 bytes, mover's seat).
+    dice : (int, int)
+    played_hops : sequence of (from_point, to_point, die)
+        The single hops already made this turn, in order (25 the bar, 0 off).
+    params : Params
+
+    Returns
+    -------
+    singles : list of tawla.Step
+        The legal next single steps, dice high to low, from-points high to low.
+    combined : list of tawla.Step
+        One checker's combined steps, ``die`` the tuple of dice in the order used, ``hit``
+        whether any part hits or pins; in ``legal_steps``' order.
+    ended : bool
+        Whether the game ended during the hops played.
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        A played hop that was not a legal next step (or came after the game ended).
+    tawla.errors.InvalidDice, tawla.errors.InvalidId
+    """
+    cdef tw_turn *T = _play(start_row, dice, played_hops, params)
+    cdef tw_step singles[TW_MAX_STEPS]
+    cdef tw_path comb[TW_MAX_PATHS]
+    cdef int ns, nc, i
+    ns = tw_turn_steps(T, singles, comb, &nc)
+    return ([_step(singles[i].p, singles[i].t, singles[i].d, singles[i].hit) for i in range(ns)],
+            [Step(comb[i].p, comb[i].t, tuple([comb[i].d[j] for j in range(comb[i].n)]), bool(comb[i].hit))
+             for i in range(nc)],
+            bool(T.ended))
+
+
+def turn_finals(bytes start_row, dice, played_hops, Params params):
+    """Every legal final position reachable from a partial turn (``Match._completions``,
+    restricted to the legal moves), with a continuation.
+
+    Parameters are those of :func:`turn_steps` (the hops are checked the same way).
+
+    Returns
+    -------
+    list of (after, continuation)
+        ``after`` the final row (bytes, mover's seat), ``continuation`` the hops that reach it
+        from the hops played (a tuple of single :class:`tawla.Step`; the first found trying
+        dice high to low and from-points high to low). A pass gives the start row with no
+        hops, a game that ended during the hops its row; a game over before the turn, [].
+    """
+    global _turn_ready
+    cdef tw_turn *T = _play(start_row, dice, played_hops, params)
+    cdef size_t i
+    if not tw_turn_finals(T):
+        tw_turn_free(&_turn)
+        _turn_ready = 0
+        raise MemoryError()
+    return [((<char *> T.c.rec[i].row)[:56], _steps_of(&T.c.rec[i])) for i in range(T.c.nrec)]
 
 
 # --- results and playouts ------------------------------------------------------------------------

@@ -14,7 +14,7 @@
  *   tw_memory.h/c big buffers and their cache, int64 vectors, the hash set
  *   tw_step.h/c   single-step generation: state, row facts, search context, children buffer
  *   tw_expand.h/c every child of a (row, roll), and batches of them
- *   tw_turn.h/c   canonical step sequences of the legal moves
+ *   tw_turn.h/c   canonical step sequences, step-by-step play, the finals of a partial turn
  *   tw_result.h/c game results and the frozen test
  *   tw_playout.h/c random games
  *   tw_eval.h, tw_eval_*.c  evaluators: linear contact, race, no-hit models

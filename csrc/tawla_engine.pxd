@@ -7,6 +7,8 @@ cdef extern from "tawla_engine.h" nogil:
     enum:
         TW_W
         TW_PIN
+        TW_MAX_STEPS
+        TW_MAX_PATHS
         TW_NF
 
     # tw_params.h: the ruleset as data
@@ -88,9 +90,25 @@ cdef extern from "tawla_engine.h" nogil:
     int tw_expand_rows(tw_ctx *c, const uint8_t *rows, const uint8_t *dice, long n, tw_vec64 *par)
     int tw_expand_rows_all_rolls(tw_ctx *c, const uint8_t *rows, long n, tw_vec64 *par, tw_vec64 *rol)
 
-    # tw_turn.h: canonical step sequences
+    # tw_turn.h: step sequences and step-by-step play
     int tw_sequences(tw_ctx *c, const uint8_t *row, int d1, int d2)
     size_t tw_sequences_keep(tw_ctx *c)
+
+    ctypedef struct tw_path:
+        uint8_t p, t, n, hit
+        uint8_t d[4]
+
+    ctypedef struct tw_turn:
+        tw_ctx c
+        int used, target, ended, over
+
+    int tw_turn_init(tw_turn *T, const tw_params *P)
+    void tw_turn_free(tw_turn *T)
+    int tw_turn_begin(tw_turn *T, const tw_params *P, const uint8_t *row, int d1, int d2)
+    int tw_turn_play(tw_turn *T, int a, int b, int d)
+    int tw_turn_singles(tw_turn *T, tw_step *out)
+    int tw_turn_steps(tw_turn *T, tw_step *singles, tw_path *combined, int *nc)
+    int tw_turn_finals(tw_turn *T)
 
     # tw_result.h, tw_playout.h
     tw_result tw_game_result(const tw_params *P, const tw_geo *g, const uint8_t *b, int no_freeze_check)
