@@ -138,7 +138,9 @@ static void tw_dfs_expand(tw_ctx *c, const tw_state *s, int nh, int nl, int nste
 /* from the masks, so the rules only enter through tw_legal_mask and tw_ended. Positions with */
 /* 15 checkers off go through the hash set.                                                    */
 /* Doubles, where tw_canon_doubles_row allows: non-increasing from-points, no hashing.         */
-/* If no complete sequence exists the row falls back to the full search (tw_dfs_expand).      */
+/* Both count only complete sequences, so a row whose last checker can come off before every  */
+/* die is used (D17: such a sequence counts the dice it used) goes to the full search          */
+/* (tw_dfs_expand), and so does a row where no complete sequence exists.                       */
 
 /* Whether the doubles of this row can use the non-increasing order (see above): the rules
    that break the swap argument cannot act during this turn. The start lock is released for
