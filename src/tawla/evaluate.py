@@ -79,7 +79,7 @@ bore off none); only backgammon adds the backgammon (x3) column. Not modelled: d
 cube (the values are cubeless; see :meth:`tawla.Bot.cube_action`).
 
 Speed: the linear model, the race model of backgammon/adi and the no-hit contact model
-also exist in C (``tawla._bearoff_eval``, about 0.5-2 microseconds per position); the
+also exist in C (``tawla.native._evaluate_c``, about 0.5-2 microseconds per position); the
 numpy code here is the reference they are tested against (equal within 1e-5), and the
 fallback when the extension is not built.
 """
