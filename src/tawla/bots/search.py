@@ -6,7 +6,7 @@
 ``random``
     a uniformly random legal move (seeded).
 ``ply0``
-    the move whose resulting position :func:`tawla.evaluate.evaluate` rates best.
+    the move whose resulting position :func:`tawla.evaluate` rates best.
 ``ply1``
     expectimax one roll deeper: the best ``ply0`` candidates (at most 8 and within 0.25
     points of the best, :attr:`Bot.PRUNE` [0]) are valued by the average, over the
@@ -57,7 +57,7 @@ from ..core.dice import ROLL_WEIGHTS, check_dice
 from ..core.layout import PACKED_WIDTH
 from ..core.moves import Move
 from ..errors import InvalidPosition, TawlaError
-from ..evaluate import _evaluate, evaluate
+from ..evaluation import evaluate, evaluate_rows
 from ..rules import get_ruleset
 from .cube import CubeAction
 
@@ -225,7 +225,7 @@ class Bot:
         if self.depth < 0:
             pick = starts + (self.rng.random(len(starts)) * (ends - starts)).astype(np.int64)
         elif self.depth == 0:
-            v = -_evaluate(children, r)[:, 0]
+            v = -evaluate_rows(children, r)[:, 0]
             pick = _first_reaching(v, starts, ends, np.maximum.reduceat(v, starts))  # first best move
         else:
             pick = np.array([a + int(np.argmax(self.values(children[a:b], exact=False)))
@@ -276,7 +276,7 @@ class Bot:
         children = np.asarray(children)
         if children.ndim != 2 or children.shape[1] != PACKED_WIDTH or children.dtype != np.uint8:
             raise InvalidPosition(f"children must be uint8[N, {PACKED_WIDTH}], not {children.dtype}{list(children.shape)}")
-        v = -_evaluate(children, r)[:, 0]
+        v = -evaluate_rows(children, r)[:, 0]
         if depth <= 0 or len(children) <= 1:
             return v
         scale = self._scale()
@@ -303,12 +303,12 @@ class Bot:
         """
         r = self.ruleset
         n = len(rows)
-        ev = _evaluate(rows, r)
+        ev = evaluate_rows(rows, r)
         val = -ev[:, 0]
         g, par, roll = expand_all_rolls(rows, ruleset=r)
         if len(g) == 0:
             return val, (g, par, roll, np.zeros(0), np.zeros(0, np.int64))
-        e = _evaluate(g, r)[:, 0]  # our equity, we are on roll in g
+        e = evaluate_rows(g, r)[:, 0]  # our equity, we are on roll in g
         key = par * 21 + roll
         starts, ends = _groups(key)
         mins = np.minimum.reduceat(e, starts)
@@ -335,11 +335,11 @@ class Bot:
             return out
         replies = g[pick]  # we are on roll in these
         kp = pos[par[pick]]
-        ev_r = _evaluate(replies, r)[:, 0]
+        ev_r = evaluate_rows(replies, r)[:, 0]
         h, hp, hr = expand_all_rolls(replies, ruleset=r)
         v = np.array(ev_r)
         if len(h):
-            eh = -_evaluate(h, r)[:, 0]  # our value after our move
+            eh = -evaluate_rows(h, r)[:, 0]  # our value after our move
             key = hp * 21 + hr
             starts, _ = _groups(key)
             maxs = np.maximum.reduceat(eh, starts)
@@ -352,7 +352,7 @@ class Bot:
 
     # --- pre-roll evaluation and the cube ---------------------------------------------------
     def preroll(self, position) -> np.ndarray:
-        """Cubeless evaluation (the columns of :data:`tawla.evaluate.COLUMNS`) of ``position``
+        """Cubeless evaluation (the columns of :data:`tawla.evaluation.COLUMNS`) of ``position``
         before the side on roll rolls: the average over its 21 rolls of its best move at 0 ply."""
         r = self.ruleset
         row = position.to_array()[None]
