@@ -102,7 +102,7 @@ def test_cube_action_sanity():
     behind = tawla.Position.from_points(r, {24: 3, 23: 3, 22: 3}, {1: 2, 2: 2}, off=(6, 11))
     assert not bot.cube_action(behind).double
     assert not bot.cube_action(race, cube_owner=-1).double
-    with pytest.raises(ValueError):
+    with pytest.raises(tawla.errors.UnsupportedRuleset):
         tawla.Bot("adi", "ply1").cube_action(tawla.get_ruleset("adi").initial_position())
 
 
@@ -143,9 +143,13 @@ def test_cube_from_probabilities():
     c = CubeAction.from_probabilities([0.9, 0.6, 0.0, 0.0, 0.0])
     assert c.too_good and not c.double and not c.take
     assert not CubeAction.from_probabilities([0.9, 0, 0, 0, 0], may_double=False).double
-    for bad in ([0.5, 0.1, 0.0, 0.0], [float("nan"), 0, 0, 0, 0], [1.5, 0, 0, 0, 0], [0.5, -0.2, 0, 0, 0]):
-        with pytest.raises(ValueError):
+    for bad in ([0.5, 0.1, 0.0, 0.0], [float("nan"), 0, 0, 0, 0], [1.5, 0, 0, 0, 0], [0.5, -0.2, 0, 0, 0],
+                ["a"] * 5, None):
+        with pytest.raises(tawla.errors.TawlaError):
             CubeAction.from_probabilities(bad)
+    for eff in (-0.1, 1.5, float("nan"), "0.68"):
+        with pytest.raises(tawla.errors.TawlaError):
+            CubeAction.from_probabilities([0.9, 0, 0, 0, 0], efficiency=eff)
 
 
 def test_values_of_no_children():

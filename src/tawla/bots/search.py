@@ -24,25 +24,9 @@ that leaves a single move ends the search for :meth:`Bot.choose`.
 Each child of a level is expanded for all 21 rolls in one :func:`tawla.expand_all_rolls`
 call per depth, and all positions of a depth are evaluated in one batch.
 
-CPU time per decision on the development machine (``bench/bench_strength.py timing``,
-compiled engine and evaluator, positions from ply0 self-play; ``choose_rows`` is batch play
-of 1000 games at once):
-
-================  ======  ======  =======  ========  ===================
-ruleset           random  ply0    ply1     ply2      ply0 ``choose_rows``
-================  ======  ======  =======  ========  ===================
-backgammon        20 us   22 us   0.8 ms   6.3 ms    8.8 us
-adi               7 us    23 us   0.9 ms   6.3 ms    8.6 us
-mahbusa           8 us    83 us   2.6 ms   13 ms     23 us
-tawla31           23 us   138 us  3.8 ms   36 ms     27 us
-tawla31-saharat   10 us   71 us   2.7 ms   24 ms     27 us
-================  ======  ======  =======  ========  ===================
-
-(CPU time, 2026-11-30. In the strength games of ``bench/bench_strength.py``, two at once on
-the two cores, ply2 took 35 ms of wall time a move in tawla31.)
-
-(Without the compiled modules everything works through the reference engine and numpy,
-some 20-100 times slower.)
+Without the compiled modules (``TAWLA_NO_NATIVE=1``) every level runs on the reference
+engine and the numpy evaluators, only slower; the times per decision of both are measured by
+``bench/bench_strength.py timing`` and recorded in ``bench/STRENGTH.md``.
 
 Cube decisions (backgammon, money play): :meth:`Bot.cube_action`.
 """
@@ -56,7 +40,7 @@ from ..batch import expand, expand_all_rolls
 from ..core.dice import ROLL_WEIGHTS, check_dice
 from ..core.layout import PACKED_WIDTH
 from ..core.moves import Move
-from ..errors import InvalidPosition, TawlaError
+from ..errors import InvalidPosition, TawlaError, UnsupportedRuleset
 from ..evaluation import evaluate, evaluate_rows
 from ..rules import get_ruleset
 from .cube import CubeAction
@@ -396,9 +380,20 @@ class Bot:
             0 centred, 1 the side on roll, -1 the opponent (then doubling is not allowed).
         efficiency : float
             Cube efficiency ``x`` of the Janowski model.
+
+        Returns
+        -------
+        CubeAction
+
+        Raises
+        ------
+        tawla.errors.UnsupportedRuleset
+            The ruleset has no doubling cube.
+        tawla.errors.TawlaError
+            An efficiency outside [0, 1].
         """
         r = self.ruleset
         if not r.cube:
-            raise ValueError(f"{r.name} has no doubling cube")
+            raise UnsupportedRuleset(f"{r.name} has no doubling cube")
         may = cube_owner >= 0 and position.result() is None
         return CubeAction.from_probabilities(self.preroll(position), may, efficiency)
