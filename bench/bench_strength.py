@@ -5,7 +5,7 @@ Usage::
     python bench/bench_strength.py bg     [--games 2000] [--levels ply0,ply1] [--workers 2]
     python bench/bench_strength.py gnubg  [--games 500]  [--level ply1]       # top level vs gnubg 0-ply
     python bench/bench_strength.py tawla  [--games 1000] [--rulesets ...]     # each level vs random, vs level below
-    python bench/bench_strength.py timing                                     # microseconds per decision
+    python bench/bench_strength.py timing [--positions 300] [--batch 1000]    # microseconds per decision
     python bench/bench_strength.py cube                                       # cube decisions vs gnubg's probabilities
     python bench/bench_strength.py fit    [--games 20000]                     # fit the backgammon weights to outcomes
     python bench/bench_strength.py distill [--games 6000] [--seed 777]        # one 1-ply distillation step
@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 
 import tawla
+from tawla import native
 from tawla.batch import fast_available, pass_move
 from tawla.bench import w1_ids
 from tawla.bots import CubeAction
@@ -432,12 +433,14 @@ def cube(plies=1):
 
 
 # --- timing -------------------------------------------------------------------------------------
-def timing(n=300, seed=7):
+def timing(n=300, seed=7, batch=1000):
     """CPU microseconds per decision (process time, so other load on the machine does not
-    count) for each level's ``choose`` on positions from ply0 self-play, and for
-    ``Bot.choose_rows`` (batch play, 1000 games at once) at ply0."""
+    count) for each level's ``choose`` on ``n`` positions from ply0 self-play (ply2 on a
+    tenth of them, at least 10), and for ``Bot.choose_rows`` (batch play, ``batch`` games
+    at once) at ply0. With ``TAWLA_NO_NATIVE=1`` it times the reference engine and the
+    numpy evaluators."""
     clock = time.process_time
-    print(f"fast engine: {fast_available()}")
+    print(f"fast engine: {fast_available()}; compiled evaluators: {native.fast_eval is not None}")
     for rs in tawla.RULESET_IDS:
         rng = np.random.default_rng(seed)
         sample = []
@@ -463,10 +466,10 @@ def timing(n=300, seed=7):
         # batch play
         r = tawla.get_ruleset(rs)
         b = tawla.Bot(r, "ply0")
-        rows = np.repeat(r.initial_position().to_array()[None], 1000, 0)
+        rows = np.repeat(r.initial_position().to_array()[None], batch, 0)
         t, steps = clock(), 0
         for _ in range(60):
-            d = rng.integers(1, 7, (1000, 2)).astype(np.uint8)
+            d = rng.integers(1, 7, (batch, 2)).astype(np.uint8)
             rows, played = b.choose_rows(rows, d)
             steps += int(played.sum())
         line.append(f"ply0-batch={1e6 * (clock() - t) / max(steps, 1):.1f}us")
@@ -482,6 +485,8 @@ def main(argv=None):
     ap.add_argument("--rulesets", default="adi,mahbusa,tawla31,tawla31-saharat")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--positions", type=int, default=300, help="timing: positions per ruleset")
+    ap.add_argument("--batch", type=int, default=1000, help="timing: games at once in the choose_rows batch")
     ap.add_argument("--out", type=Path, default=WEIGHTS,
                     help="fit, distill: the .npz file the weights are written to (default: the package's)")
     ap.add_argument("--vs", choices=["both", "random", "below"], default="both",
@@ -492,7 +497,7 @@ def main(argv=None):
     elif a.what == "distill":
         distill(a.games or 6000, a.workers, seed=a.seed or 777, out=a.out)
     elif a.what == "timing":
-        timing()
+        timing(a.positions, batch=a.batch)
     elif a.what == "cube":
         cube()
     elif a.what == "bg":
