@@ -247,13 +247,19 @@ def test_cache_dir_env(tmp_path, monkeypatch):
 
 
 def test_build_without_the_compiled_builder(tmp_path, monkeypatch, one, two):
-    """With the compiled builder hidden the API builds (and caches) the numpy builder's tables."""
+    """With the compiled builder hidden the API asks the numpy builder (here for the tables
+    the fixtures built with it) and caches its tables. (tests/test_fallback.py builds them
+    for real without the compiled modules.)"""
+    calls = []
     monkeypatch.setattr(native, "fast_bearoff", None)
+    monkeypatch.setattr(nb, "build_one_sided", lambda checkers: calls.append(("one", checkers)) or one)
+    monkeypatch.setattr(nb, "build_two_sided", lambda checkers: calls.append(("two", checkers)) or two)
     monkeypatch.setenv("TAWLA_CACHE", str(tmp_path))
     saved = dict(bo._tables)
     try:
         bo._tables.clear()
         bo.build()
+        assert calls == [("one", 15), ("two", 6)]
         assert np.array_equal(bo._tables["one"], np.stack(one, axis=1))
         assert np.array_equal(bo._tables["two"], two)
         assert bo.mean_rolls((0, 0, 0, 0, 0, 1)) == pytest.approx(1.25)

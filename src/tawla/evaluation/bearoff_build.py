@@ -135,17 +135,43 @@ def _plays(trans: np.ndarray, order, ranks: np.ndarray) -> np.ndarray:
     return cur
 
 
+def _step(n: tuple, p: int, d: int):
+    """``n`` after one checker moves from point ``p`` by die ``d``, or None where it cannot."""
+    if n[p - 1] == 0:
+        return None
+    m = list(n)
+    m[p - 1] -= 1
+    if p > d:
+        m[p - 1 - d] += 1
+        return tuple(m)
+    if p == d or max(i + 1 for i in range(6) if n[i]) == p:
+        return tuple(m)
+    return None
+
+
+def _finals(n: tuple, dice: list, out: set) -> None:
+    """Add to ``out`` every position reached from ``n`` by playing ``dice`` in this order."""
+    if not any(n) or not dice:  # dice left once the last checker is off are void
+        out.add(n)
+        return
+    for p in range(1, 7):
+        m = _step(n, p, dice[0])
+        if m is not None:
+            _finals(m, dice[1:], out)
+
+
 def children(position, d1: int, d2: int) -> list:
     """Sorted distinct indices of the positions reachable from ``position`` (6 ints, at most
-    15 checkers) with the roll ``(d1, d2)``."""
-    table = unrank(15)
-    lo, hi = min(d1, d2), max(d1, d2)
-    order = _play_orders()[ROLL_DICE.index((lo, hi))]
-    r = int(rank(np.asarray(position, dtype=np.int64)))
-    if r == 0:
-        return [0]
-    got = _plays(_transitions(table), order, np.array([r]))[:, 0]
-    return sorted(set(int(x) for x in got if x < len(table)))
+    15 checkers, assumed valid) with the roll ``(d1, d2)``.
+
+    Plays are walked one die at a time in Python, apart from the transition tables of the
+    builders, so that a test can set one against the other."""
+    start = tuple(int(x) for x in position)
+    orders = [[d1] * 4] if d1 == d2 else [[d1, d2], [d2, d1]]
+    out: set = set()
+    for dice in orders:
+        _finals(start, dice, out)
+    return sorted(int(rank(np.array(n))) for n in out)
 
 
 def _layers(table: np.ndarray):
