@@ -102,14 +102,26 @@ class TestHouse:
     def test_overrides_and_validation(self):
         assert tawla.get_house("federation", turn_time=90).turn_time == 90
         assert tawla.get_house("federation", turn_time=None).turn_time is None
-        with pytest.raises(errors.InvalidAction):
+        with pytest.raises(errors.ConfigError):
             tawla.get_house("federation", turn_time=50)
-        with pytest.raises(errors.UnsupportedRuleset):
+        with pytest.raises(errors.ConfigError) as e:
             tawla.get_house("casino")
-        with pytest.raises(errors.UnsupportedRuleset):
+        assert type(e.value) is errors.ConfigError  # an unknown house is not an unknown ruleset
+        with pytest.raises(errors.ConfigError) as e:
             tawla.get_house("saharat", colour="red")
-        with pytest.raises(errors.InvalidAction):
+        assert type(e.value) is errors.ConfigError
+        with pytest.raises(errors.ConfigError):
             tawla.get_house("saharat", stake=-1)
+        with pytest.raises(errors.ConfigError):
+            tawla.get_house("saharat", fee_percent=101)
+        with pytest.raises(errors.ConfigError):
+            tawla.get_house("saharat", step_time=0)
+        with pytest.raises(errors.ConfigError):
+            tawla.get_house("federation", lengths={"tawla31": (0, 11)})
+        with pytest.raises(errors.ConfigError):
+            tawla.get_house("federation", default_length={"adi": 3, "tawla31": 7})
+        with pytest.raises(errors.ConfigError):
+            tawla.HouseRules.from_dict({**tawla.get_house("federation").to_dict(), "turn_time": 50})
         with pytest.raises(errors.UnsupportedRuleset):
             tawla.get_house("saharat", ruleset_options={"mother_rule": "greek"})
         h = tawla.get_house("saharat", ruleset_options={"mother_rule": "plakoto", "opening_reroll": True})
@@ -119,18 +131,22 @@ class TestHouse:
         assert hash(h) == hash(tawla.get_house(h))
 
     def test_lengths_and_rulesets(self):
-        with pytest.raises(errors.InvalidAction):
+        with pytest.raises(errors.ConfigError):
             Match("tawla31", "federation", 7, rng=1)
-        with pytest.raises(errors.InvalidAction):
+        with pytest.raises(errors.ConfigError):
             Match("adi", "saharat", 3, rng=1)
-        with pytest.raises(errors.InvalidAction):
+        with pytest.raises(errors.ConfigError):
             Match("adi", "federation", 0, rng=1)  # no money sessions
+        with pytest.raises(errors.ConfigError):
+            Match("adi", "federation", -3, rng=1)
         with pytest.raises(errors.UnsupportedRuleset):
             Match("backgammon", "saharat", 5, rng=1)
         with pytest.raises(errors.UnsupportedRuleset):
             Match("mahbusa", "federation", rng=1)
-        with pytest.raises(errors.InvalidAction):
+        with pytest.raises(errors.ConfigError):
             Match("adi", tawla.get_house("international", stake=10), 0, rng=1)  # coin money session
+        with pytest.raises(errors.InvalidAction):
+            Match("adi", "federation", 3, players=("a", "b", "c"), rng=1)
         assert Match("31", "federation", rng=1).length == 11
         assert Match("adi", "federation", rng=1).length == 3
         assert Match("mahbusa", "saharat", rng=1).length == 5
