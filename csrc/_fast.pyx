@@ -481,6 +481,12 @@ cdef object _step(int p, int t, int d, int hit):
     return s
 
 
+cdef inline int _dice_counted(const tw_rec *r, int n_dice) noexcept:
+    """RULES.md 1.4 ``len'`` (D17): a sequence that ends the game with mover checkers still on
+    the board counts every die; any other, the last checker borne off included, its steps."""
+    return n_dice if r.ended and r.row[0] < 15 else r.nsteps
+
+
 def legal_sequences(bytes row, dice, Params params):
     """The legal moves of one position, exactly as the reference path of ``legal_moves``.
 
@@ -529,20 +535,19 @@ def legal_sequences(bytes row, dice, Params params):
     out = []
     try:
         for i in range(c.nrec):
-            r = &c.rec[i]
-            eff = nd if r.ended else r.nsteps
+            eff = _dice_counted(&c.rec[i], nd)
             if eff > best:
                 best = eff
         if best == 0:
             return out
         if best == 1 and d1 != d2:
             for i in range(c.nrec):
-                if c.rec[i].nsteps == 1 and not c.rec[i].ended and c.rec[i].first_die == hi:
+                if _dice_counted(&c.rec[i], nd) == 1 and c.rec[i].first_die == hi:
                     high_only = 1
         seen = set()
         for i in range(c.nrec):
             r = &c.rec[i]
-            eff = nd if r.ended else r.nsteps
+            eff = _dice_counted(r, nd)
             if eff != best:
                 continue
             if high_only and r.first_die != hi:

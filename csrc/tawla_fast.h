@@ -768,8 +768,10 @@ static void tw_dfs_expand(tw_ctx *c, const tw_state *s, int nh, int nl, int nste
                 ext = 1;
                 if (!tw_set_insert(&c->set, n.k0, n.k1 | code)) continue;
                 if (tw_ended(c, &n)) {
-                    /* D17: a game-ending sequence counts as complete */
-                    if (tw_set_insert(&c->set, n.k0, n.k1)) { c->full = 1; tw_emit_row(c, n.b); }
+                    /* D17: a sequence that ends the game with mover checkers on the board counts
+                       as complete; one that bears off the last checker counts the dice it used */
+                    if (n.b[0] == 15) tw_short_leaf(c, &n, nsteps + 1, fd);
+                    else if (tw_set_insert(&c->set, n.k0, n.k1)) { c->full = 1; tw_emit_row(c, n.b); }
                 } else {
                     tw_dfs_expand(c, &n, nh2, nl2, nsteps + 1, fd);
                 }
@@ -1140,7 +1142,10 @@ static size_t tw_expand_row(tw_ctx *c, const uint8_t *row, const tw_state *root,
     tw_set_clear(&c->set);
     c->nrec = 0; c->short_best = 0; c->full = 0;
     c->root_row = row;
-    if (hi != lo || (c->canon && tw_canon_doubles_row(c->P, &c->ri, root))) {
+    /* the hash-free paths count only complete sequences: not for a row whose last checker
+       can come off before every die is used (D17: such a sequence counts the dice it used) */
+    if (15 - root->b[0] >= (hi == lo ? 4 : 2)
+        && (hi != lo || (c->canon && tw_canon_doubles_row(c->P, &c->ri, root)))) {
         /* the hash-free paths: non-doubles for every ruleset, doubles where the rules allow */
         tw_node rn;
         rn.s = *root;
