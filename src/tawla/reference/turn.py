@@ -26,8 +26,20 @@ from .scoring import game_result
 __all__ = ["turn_steps", "turn_finals", "after_hops"]
 
 
+_BEST_LIMIT = 1 << 18  # entries of the best-length cache before it starts again
+_best_cache = [None, {}]  # [ruleset, {(row, dice left): dice usable}]: the last ruleset's cache
+
+
+def _best_table(r: Ruleset) -> dict:
+    """The best-length cache of ruleset ``r`` (kept across calls: the values depend only on
+    the ruleset, the board and the dice left)."""
+    if _best_cache[0] is not r or len(_best_cache[1]) > _BEST_LIMIT:
+        _best_cache[0], _best_cache[1] = r, {}
+    return _best_cache[1]
+
+
 class _Turn:
-    """One turn's search: the roll, ``M``, and a cache of :func:`best_length` per state."""
+    """One turn's search: the roll, ``M``, and the cache of :meth:`best` per state."""
 
     __slots__ = ("r", "dice", "n_dice", "target", "high_only", "_best")
 
@@ -36,7 +48,7 @@ class _Turn:
         self.dice = dice
         dice4 = expand_dice(dice)
         self.n_dice = len(dice4)
-        self._best = {}
+        self._best = _best_table(r)
         self.target = 0 if over else self.best(start, dice4)  # M of §1.4
         self.high_only = self.target == 1 and dice[0] != dice[1]
 
@@ -59,12 +71,15 @@ class _Turn:
             self._best[key] = got
         return got
 
-    def next_single(self, s: ref.State, remaining: tuple, used: int) -> list:
+    def next_single(self, s: ref.State, remaining: tuple, used: int, at=None) -> list:
         """The legal next single steps from ``s`` after ``used`` dice: ``[(Step, state
-        after, dice left)]``, dice high to low, from-points high to low."""
+        after, dice left)]``, dice high to low, from-points high to low (only those from
+        point ``at`` when given, ``used`` >= 1)."""
         out = []
         r, target = self.r, self.target
         for st, n, rest in ref.next_steps(r, s, remaining):
+            if at is not None and st.from_point != at:
+                continue
             if ref.game_ended(r, n):
                 total = ref.dice_counted(True, n.me[0], used + 1, self.n_dice)
             else:
@@ -76,6 +91,26 @@ class _Turn:
             if any(st.die == high for st, _, _ in out):
                 out = [x for x in out if x[0].die == high]
         return out
+
+    def kept_step(self, s: ref.State, remaining: tuple, used: int, hop: tuple):
+        """``(Step, state after, dice left)`` of the single hop ``(from, to, die)`` if it is a
+        legal next step (as :meth:`next_single` would list it), else None."""
+        r = self.r
+        for st, n, rest in ref.next_steps(r, s, remaining):
+            if (st.from_point, st.to_point, st.die) != hop:
+                continue
+            if ref.game_ended(r, n):
+                total = ref.dice_counted(True, n.me[0], used + 1, self.n_dice)
+            else:
+                total = used + 1 + self.best(n, rest)
+            if total < self.target:
+                return None
+            if self.high_only and used == 0 and st.die != max(self.dice):
+                high = max(self.dice)
+                if any(x.die == high for x, _, _ in self.next_single(s, remaining, used)):
+                    return None
+            return st, n, rest
+        return None
 
 
 def _start(r: Ruleset, start_row: bytes, dice, played_hops):
@@ -95,21 +130,31 @@ def _start(r: Ruleset, start_row: bytes, dice, played_hops):
     if turn.target == 0:
         if hops:
             why = "the game is over" if over else "the turn passes"
-            raise IllegalMove(f"no step is legal: {why}", text=_hop_text(hops[0]))
+            raise IllegalMove(f"no step is legal: {why}", text=_hop_point_text(hops[0]))
         return turn, s, (), 0, False
     remaining, used, ended = expand_dice(dice), 0, False
     for hop in hops:
         if ended:
-            raise IllegalMove("the game is already over this turn", text=_hop_text(hop))
-        options = turn.next_single(s, remaining, used)
-        found = next((x for x in options if (x[0].from_point, x[0].to_point, x[0].die) == tuple(hop)), None)
+            raise IllegalMove("the game is already over this turn", text=_hop_point_text(hop))
+        try:
+            key = tuple(hop)
+        except TypeError:
+            key = None
+        found = turn.kept_step(s, remaining, used, key) if key is not None else None
         if found is None:
-            raise IllegalMove(f"step {_hop_text(hop)} is not legal now", text=_hop_text(hop),
-                              legal=[x[0] for x in options])
+            raise IllegalMove(f"step {_hop_text(hop)} is not legal now", text=_hop_point_text(hop),
+                              legal=[x[0] for x in turn.next_single(s, remaining, used)])
         _st, s, remaining = found
         used += 1
         ended = ref.game_ended(r, s)
     return turn, s, remaining, used, ended
+
+
+def _hop_point_text(hop) -> str:
+    try:
+        return f"{hop[0]}/{hop[1]}"
+    except (TypeError, IndexError):
+        return repr(hop)
 
 
 def _hop_text(hop) -> str:
@@ -163,9 +208,7 @@ def _extend(turn: _Turn, s, remaining, used, origin, at, dice_used, hit, out):
     """Append the combined steps of the checker now on ``at`` (started on ``origin``)."""
     if at == 0 or not remaining or ref.game_ended(turn.r, s):
         return
-    for st, n, rest in turn.next_single(s, remaining, used):
-        if st.from_point != at:
-            continue
+    for st, n, rest in turn.next_single(s, remaining, used, at):
         path_dice = dice_used + (st.die,)
         path_hit = hit or st.hit
         out.append((origin, st.to_point, path_dice, path_hit))
