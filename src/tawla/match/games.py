@@ -58,13 +58,15 @@ class GamesMixin(TimersMixin):
         else:
             self._begin_move(o.dice, t)
 
-    def _finish_turn(self, after_row, single_steps, how, t):
+    def _finish_turn(self, after_row, single_steps, how, t, text=None):
         """End the turn of :attr:`turn` with the board ``after_row`` (his seat) reached by
-        ``single_steps`` (single Steps with their hits): log it, then end the game or pass
-        the dice."""
+        ``single_steps`` (single Steps with their hits; ``text`` their notation when known):
+        log it, then end the game or pass the dice."""
         p = self._turn
         r = self.ruleset
-        self._emit(t, "turn", player=p, dice=list(self._dice), move=format_steps(single_steps), how=how)
+        if text is None:
+            text = format_steps(single_steps)
+        self._emit(t, "turn", player=p, dice=list(self._dice), move=text, how=how)
         turns = list(self._turns)
         turns[p] += 1
         self._turns = turns

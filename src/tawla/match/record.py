@@ -27,6 +27,7 @@ import json
 
 import numpy as np
 
+from ..core.dice import check_dice
 from ..core.steps import Step
 from ..errors import FormatError, TawlaError
 from ..position import Position
@@ -42,8 +43,8 @@ FORMAT = "tawla-match"
 VERSION = 1
 
 
-def _dumps(obj) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+_dumps = _ENCODER.encode  # json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
 def _rng_state_to_json(obj):
@@ -161,7 +162,7 @@ class RecordMixin(TurnsMixin):
         if n > len(events):  # pragma: no cover - the log only grows
             n, text = 0, ""
         if n < len(events):
-            new = ",".join(_dumps(e) for e in events[n:])
+            new = _dumps(events[n:])[1:-1]
             text = f"{text},{new}" if text else new
             self._log_text = (len(events), text)
         return f"[{text}]"
@@ -251,6 +252,7 @@ class RecordMixin(TurnsMixin):
             if m._phase == "move":
                 if m._dice is None:
                     raise FormatError("a move phase without dice")
+                check_dice(m._dice)
                 m._lit()  # the steps made must be legal next steps
         except (KeyError, TypeError, ValueError) as e:
             if isinstance(e, FormatError):

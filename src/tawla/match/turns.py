@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import native
 from ..bots.policies import bot_policy
-from ..core.dice import check_dice, expand_dice
+from ..core.dice import expand_dice
 from ..core.moves import Move
 from ..core.steps import Step
 from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidAction
@@ -56,6 +56,7 @@ class TurnsMixin(GamesMixin):
     """Rolling and moving (RULES.md §1.3-§1.5)."""
 
     # ------------------------------------------------------------------ derived turn state
+    # (the dice of a turn are checked once: thrown by the match, or by from_json)
     def _lit(self) -> tuple:
         """``(steps, ended)`` after the steps made: the lit steps (a tuple of Step) and
         whether the game ended; computed once per prefix of the turn."""
@@ -68,20 +69,19 @@ class TurnsMixin(GamesMixin):
         return lit
 
     def _lit_after(self, hops) -> tuple:
-        singles, combined, ended = native.turn_steps(self._start.row, check_dice(self._dice), hops,
-                                                     self.ruleset)
+        singles, combined, ended = native.turn_steps(self._start.row, self._dice, hops, self.ruleset)
         return tuple(map(Step._make, singles)) + tuple(map(Step._make, combined)), bool(ended)
 
     def _sequences(self) -> list:
         """The roll's legal moves as ``(steps, after, ended)`` (:func:`tawla.native.legal_sequences`)."""
         if self._seqs is None:
-            self._seqs = native.legal_sequences(self._start.row, check_dice(self._dice), self.ruleset)
+            self._seqs = native.legal_sequences(self._start.row, self._dice, self.ruleset)
         return self._seqs
 
     def _legal_moves(self) -> list:
         """The roll's legal moves as :class:`~tawla.Move` objects (built once per turn)."""
         if self._moves is None:
-            row, dice, r = self._start.row, check_dice(self._dice), self.ruleset
+            row, dice, r = self._start.row, self._dice, self.ruleset
             self._moves = [Move(steps, dice, ended, row, after, r) for steps, after, ended in self._sequences()]
         return self._moves
 
@@ -163,7 +163,7 @@ class TurnsMixin(GamesMixin):
         return [m for m in moves if m.after in finals]
 
     def _finals(self) -> list:
-        return native.turn_finals(self._start.row, check_dice(self._dice), self._hops, self.ruleset)
+        return native.turn_finals(self._start.row, self._dice, self._hops, self.ruleset)
 
     # ------------------------------------------------------------------ actions
     @action
@@ -358,9 +358,10 @@ class TurnsMixin(GamesMixin):
             raise IllegalMove(f"play() takes a Move or move text, not {type(move).__name__}",
                               text=str(move))
         t = self._now()
-        self._emit(t, "play", player=player, move=str(m),
+        text = str(m)
+        self._emit(t, "play", player=player, move=text,
                    steps=[[s.from_point, s.to_point, s.die] for s in m.steps])
-        self._finish_turn(m.after, m.steps, "play", t)
+        self._finish_turn(m.after, m.steps, "play", t, text)
 
     def _replay_play(self, player, steps):
         """:meth:`play` of a logged ``play`` event: the legal move its single steps reach."""

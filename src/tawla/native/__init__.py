@@ -163,6 +163,20 @@ def playout(r: Ruleset, n_games: int, seed: int, max_turns: int, engine=None):
     return ("reference",) + tuple(_ref_batch.playout(r, n_games, seed, max_turns))
 
 
+_last_params = (None, None)  # (ruleset, params) of the last turn call
+
+
+def _turn_params(r: Ruleset):
+    """:func:`params` of ``r``, without hashing the ruleset when it is the last one asked."""
+    global _last_params
+    last = _last_params
+    if last[0] is r:
+        return last[1]
+    p = params(r)
+    _last_params = (r, p)
+    return p
+
+
 def turn_engine(engine=None) -> str:
     """The engine :func:`turn_steps` and :func:`turn_finals` run on: ``"fast"`` when the
     compiled module has them and ``engine`` (:func:`resolve_engine`) is the fast one, else
@@ -196,7 +210,7 @@ def turn_steps(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) ->
         A played hop that is not a legal next step.
     """
     if _fast_turn and resolve_engine(engine) == "fast":
-        return _fast.turn_steps(row, dice, played_hops, params(r))
+        return _fast.turn_steps(row, dice, played_hops, _turn_params(r))
     return _ref_turn.turn_steps(r, row, dice, played_hops)
 
 
@@ -215,5 +229,5 @@ def turn_finals(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -
         A played hop that is not a legal next step.
     """
     if _fast_turn and resolve_engine(engine) == "fast":
-        return _fast.turn_finals(row, dice, played_hops, params(r))
+        return _fast.turn_finals(row, dice, played_hops, _turn_params(r))
     return _ref_turn.turn_finals(r, row, dice, played_hops)
