@@ -9,6 +9,16 @@ It never reads the wall clock or global randomness: dice come from ``rng`` (an i
 ``numpy.random.Generator``, whose state is part of the JSON), time from the injected
 ``clock``; :attr:`Match.deadline` tells the server when to call :meth:`Match.on_timeout`.
 
+Parts
+-----
+:class:`Match` (:mod:`~tawla.match.state_machine`) is assembled from mixins, one module
+each: the shared state, transactions and queries (:mod:`~tawla.match.base`), the timers
+(:mod:`~tawla.match.timers`), games and their ends (:mod:`~tawla.match.games`), turns and
+step-by-step play (:mod:`~tawla.match.turns`), the cube and resignations
+(:mod:`~tawla.match.cube`), the table: leaving, disconnects (:mod:`~tawla.match.table`),
+the JSON record and replay (:mod:`~tawla.match.record`) and the ``.mat`` export
+(:mod:`~tawla.match.mat_export`). House profiles are :mod:`~tawla.match.house`.
+
 Phases
 ------
 ``"roll"``

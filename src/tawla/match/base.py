@@ -133,6 +133,7 @@ class MatchBase:
         self._seqs = None
         self._moves = None
         self._move_by_after = None
+        self._kept_finals = None
 
     # ------------------------------------------------------------------ clock, dice, log
     def _now(self):

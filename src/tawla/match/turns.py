@@ -163,7 +163,13 @@ class TurnsMixin(GamesMixin):
         return [m for m in moves if m.after in finals]
 
     def _finals(self) -> list:
-        return native.turn_finals(self._start.row, self._dice, self._hops, self.ruleset)
+        """:func:`tawla.native.turn_finals` of the steps made (kept until the next step or undo)."""
+        kept = self._kept_finals
+        if kept is not None and kept[0] == self._hops:
+            return kept[1]
+        finals = native.turn_finals(self._start.row, self._dice, self._hops, self.ruleset)
+        self._kept_finals = (self._hops, finals)
+        return finals
 
     # ------------------------------------------------------------------ actions
     @action
