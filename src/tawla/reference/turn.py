@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..core.dice import expand_dice
 from ..core.steps import point_name
 from ..errors import IllegalMove
-from ..rules import BLOCK, Ruleset
+from ..rules import HIT, PIN, Ruleset
 from . import engine as ref
 from .scoring import game_result
 
@@ -287,11 +287,25 @@ def after_hops(r: Ruleset, row: bytes, hops) -> tuple:
     -------
     (bytes, tuple of bool)
     """
-    s = ref.State.from_row(row)
-    marks = r.contact != BLOCK
+    if r.contact == PIN:  # pins live in the row's pin bytes: through the engine's State
+        s = ref.State.from_row(row)
+        hits = []
+        for hop in hops:
+            a, b = hop[0], hop[1]
+            hits.append(b != 0 and s.opp[b] == 1 and s.me[b] == 0)
+            s = ref.apply_step(r, s, a, b)
+        return s.to_row(), tuple(hits)
+    # no pins: checker counts only (apply_step's §2.1 hit, or no contact at all)
+    me, opp = list(row[0:26]), list(row[26:52])
+    hitting = r.contact == HIT
     hits = []
     for hop in hops:
         a, b = hop[0], hop[1]
-        hits.append(marks and b != 0 and s.opp[b] == 1 and s.me[b] == 0)
-        s = ref.apply_step(r, s, a, b)
-    return s.to_row(), tuple(hits)
+        me[a] -= 1
+        hit = hitting and b != 0 and opp[b] == 1 and me[b] == 0
+        if hit:
+            opp[b] = 0
+            opp[25] += 1
+        me[b] += 1
+        hits.append(hit)
+    return bytes(me) + bytes(opp) + row[52:], tuple(hits)
