@@ -21,8 +21,7 @@ from .core.results import GameResult
 from .core.steps import Step
 from .evaluation import bearoff, evaluate
 from .formats.gnubg import MatchState
-from .house import HouseRules, get_house
-from .match import Match
+from .match import HouseRules, Match, get_house
 from .notation import parse_move
 from .position import Position, array_to_ids, array_to_positions, ids_to_array, positions_to_array
 from .reference.scoring import OpeningRoll, opening_roll
