@@ -14,6 +14,7 @@ import functools
 import numpy as np
 
 from ..errors import InvalidAction, NotYourTurn, TawlaError
+from ..native import resolve_engine
 
 __all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "MatchBase"]
 
@@ -87,6 +88,7 @@ class MatchBase:
     def _init_fields(self, r, h, length, players, rng, clock, policy):
         self.ruleset = r
         self.house = h
+        self._engine = resolve_engine(None)  # the engine of the turn searches, fixed per match
         self.length: int = length
         self.players: tuple = players
         self._rng = rng
