@@ -14,8 +14,8 @@ import pytest
 
 import tawla
 from tawla import Position, Step, legal_steps
-from tawla.engine import legal_moves
-from tawla.position import _flip_row
+from tawla.batch import legal_moves
+from tawla.native import flip_row as _native_flip
 
 ENGINES = ["reference", "fast"]
 HITTING = ["backgammon", "adi"]
@@ -57,7 +57,7 @@ def test_g5_only_the_hit_and_off_is_legal(engine, ruleset, dice):
     assert m.ended
     after = Position.from_points(ruleset, {}, {19: 7, 20: 7}, bar=(0, 1), off=(15, 0))
     assert m.after == after.row
-    assert expand_one(pos, dice, engine) == [_flip_row(after.row, pos.ruleset)]
+    assert expand_one(pos, dice, engine) == [_native_flip(after.row, pos.ruleset)]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -68,7 +68,7 @@ def test_g5_expand_all_rolls_has_one_child_for_5_3(engine):
     k = [tuple(int(x) for x in r) for r in tawla.ROLLS].index((3, 5))
     got = [bytes(c) for c, r in zip(children, roll) if r == k]
     after = Position.from_points("backgammon", {}, {19: 7, 20: 7}, bar=(0, 1), off=(15, 0))
-    assert got == [_flip_row(after.row, pos.ruleset)]
+    assert got == [_native_flip(after.row, pos.ruleset)]
 
 
 @pytest.mark.parametrize("each_engine", ENGINES, indirect=True)

@@ -22,7 +22,7 @@ import numpy as np
 
 from .core.layout import PACKED_WIDTH
 from .errors import FormatError, IllegalMove, TawlaError, UnsupportedRuleset
-from .evaluate import evaluate
+from .evaluation import evaluate
 from .formats import matfile
 from .formats.sgf import read_sgf
 from .native import flip_row

@@ -43,6 +43,7 @@ import numpy as np
 
 from .batch import expand, expand_all_rolls, fast_available, playout, random_positions
 from .core.dice import ROLLS
+from .errors import ConfigError
 from .match import Match
 from .native import turn_engine
 from .position import Position, positions_to_array
@@ -289,7 +290,7 @@ def run(workload_name="W1", ruleset="backgammon", *, repeat=5, ref_sample=100, e
         out("tawla bench: the fast engine is not built; nothing to measure")
         return {}
     if workload_name.upper() == "W1" and not r.has_bar:
-        raise SystemExit("W1 is a backgammon workload: use --ruleset backgammon/adi, or --workload W2")
+        raise ConfigError("W1 is a backgammon workload: use --ruleset backgammon/adi, or --workload W2")
     arr = workload(workload_name, r)
     res = {"workload": workload_name.upper(), "ruleset": r.name}
     cpu = platform.processor() or platform.machine()

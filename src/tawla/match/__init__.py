@@ -73,18 +73,7 @@ is recorded in the log, so a replay reproduces it.
 
 JSON and the event log
 ----------------------
-Schema (version 1)::
-
-    {"format": "tawla-match", "version": 1,
-     "config": {"ruleset", "ruleset_options", "house" (HouseRules.to_dict()), "length",
-                "players", "rng" (initial bit-generator state), "created" (clock time or null)},
-     "state":  {"phase", "turn", "score", "game", "board" (Position.id() at the start of the turn,
-                seen from "turn"), "dice", "played" ([from, to, [dice], hit] per step), "cube",
-                "owner", "turns" (turns played this game), "doubler", "offer", "resume",
-                "crawford_game", "crawford_done", "last_winner", "timers" ({"roll"|"turn"|"step"|
-                "offer": deadline}), "paused", "away", "winner", "end", "payout", "games"
-                (finished games), "rng" (current bit-generator state)},
-     "events": [{"type", "t", ...}, ...]}
+The schema (version 1) is documented in :mod:`tawla.match.record`.
 
 
 :meth:`Match.to_json` is one line of canonical JSON (sorted keys, no spaces) with three parts:

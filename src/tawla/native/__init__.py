@@ -33,18 +33,18 @@ from ..rules.params import native_params
 
 if os.environ.get("TAWLA_NO_NATIVE", "") in ("", "0"):
     try:
-        from . import _bearoff, _bearoff_eval, _codec, _fast
+        from . import _bearoff, _evaluate_c, _codec, _fast
     except ImportError:  # built without a compiler
-        _fast = _codec = _bearoff = _bearoff_eval = None
+        _fast = _codec = _bearoff = _evaluate_c = None
 else:
-    _fast = _codec = _bearoff = _bearoff_eval = None
+    _fast = _codec = _bearoff = _evaluate_c = None
 
 _fast_turn = _fast is not None and hasattr(_fast, "turn_steps") and hasattr(_fast, "turn_finals")
 
 fast_bearoff = _bearoff
 """The compiled bear-off database builders, or None (the evaluation layer then builds the
 tables in Python)."""
-fast_eval = _bearoff_eval
+fast_eval = _evaluate_c
 """The compiled evaluators, or None (the evaluation layer then uses its numpy twins)."""
 
 __all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
