@@ -73,6 +73,8 @@ def check_player(player) -> int:
     tawla.errors.InvalidAction
         Anything but 0 or 1 (a bool included).
     """
+    if type(player) is int and (player == 0 or player == 1):
+        return player
     if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or player not in (0, 1):
         raise InvalidAction(f"a player is 0 or 1, not {player!r}")
     return int(player)
