@@ -117,18 +117,19 @@ def test_native_dispatches_to_the_compiled_calls_when_present(monkeypatch):
     row = r.initial_position().row
     calls = []
     fake = types.SimpleNamespace(
-        Params=lambda **kw: kw,
-        turn_steps=lambda *a: calls.append(("steps", a[:3])) or ([], [], False),
-        turn_finals=lambda *a: calls.append(("finals", a[:3])) or [],
+        turn_steps=lambda *a: calls.append(("steps", a)) or ([], [], False),
+        turn_finals=lambda *a: calls.append(("finals", a)) or [],
     )
     monkeypatch.setattr(native, "_fast", fake)
     monkeypatch.setattr(native, "_fast_turn", True)
+    monkeypatch.setattr(native, "params", lambda ruleset: ("params of", ruleset.name))  # not cached
     monkeypatch.setattr(native, "_last_params", (None, None))
     monkeypatch.delenv("TAWLA_ENGINE", raising=False)
     assert native.turn_engine() == "fast"
     assert native.turn_steps(row, (3, 1), (), r) == ([], [], False)
     assert native.turn_finals(row, (3, 1), ((24, 21, 3),), r) == []
-    assert calls == [("steps", (row, (3, 1), ())), ("finals", (row, (3, 1), ((24, 21, 3),)))]
+    p = ("params of", "adi")
+    assert calls == [("steps", (row, (3, 1), (), p)), ("finals", (row, (3, 1), ((24, 21, 3),), p))]
     assert native.turn_engine("reference") == "reference"
     assert native.turn_steps(row, (3, 1), (), r, engine="reference") == rt.turn_steps(r, row, (3, 1), ())
     monkeypatch.setenv("TAWLA_ENGINE", "reference")

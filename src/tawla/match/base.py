@@ -14,6 +14,7 @@ import functools
 import numpy as np
 
 from ..errors import InvalidAction, NotYourTurn, TawlaError
+from ..native import resolve_engine
 
 __all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "MatchBase"]
 
@@ -72,6 +73,8 @@ def check_player(player) -> int:
     tawla.errors.InvalidAction
         Anything but 0 or 1 (a bool included).
     """
+    if type(player) is int and (player == 0 or player == 1):
+        return player
     if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or player not in (0, 1):
         raise InvalidAction(f"a player is 0 or 1, not {player!r}")
     return int(player)
@@ -87,6 +90,7 @@ class MatchBase:
     def _init_fields(self, r, h, length, players, rng, clock, policy):
         self.ruleset = r
         self.house = h
+        self._engine = resolve_engine(None)  # the engine of the turn searches, fixed per match
         self.length: int = length
         self.players: tuple = players
         self._rng = rng

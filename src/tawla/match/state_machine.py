@@ -45,6 +45,10 @@ class Match(RecordMixin, TableMixin, MatExportMixin):
         default :func:`~tawla.match.bot_policy` of the ruleset (the ``ply0`` bot). Not part
         of the JSON.
 
+    The engine of the turn searches (compiled or reference, :func:`tawla.native.resolve_engine`
+    with ``TAWLA_ENGINE``) is chosen when the match is made, loaded or replayed; both give
+    the same results.
+
     Raises
     ------
     tawla.errors.ConfigError

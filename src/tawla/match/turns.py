@@ -49,7 +49,7 @@ def step_hops(step: Step) -> tuple:
 
 
 def _is_int(v) -> bool:
-    return not isinstance(v, bool) and isinstance(v, (int, np.integer))
+    return type(v) is int or (not isinstance(v, bool) and isinstance(v, (int, np.integer)))
 
 
 class TurnsMixin(GamesMixin):
@@ -69,13 +69,18 @@ class TurnsMixin(GamesMixin):
         return lit
 
     def _lit_after(self, hops) -> tuple:
-        singles, combined, ended = native.turn_steps(self._start.row, self._dice, hops, self.ruleset)
-        return tuple(map(Step._make, singles)) + tuple(map(Step._make, combined)), bool(ended)
+        singles, combined, ended = native.turn_steps(self._start.row, self._dice, hops, self.ruleset,
+                                                     self._engine)
+        if singles and type(singles[0]) is not Step:  # the reference twin's plain tuples
+            singles = map(Step._make, singles)
+        if combined and type(combined[0]) is not Step:
+            combined = map(Step._make, combined)
+        return (*singles, *combined), bool(ended)
 
     def _sequences(self) -> list:
         """The roll's legal moves as ``(steps, after, ended)`` (:func:`tawla.native.legal_sequences`)."""
         if self._seqs is None:
-            self._seqs = native.legal_sequences(self._start.row, self._dice, self.ruleset)
+            self._seqs = native.legal_sequences(self._start.row, self._dice, self.ruleset, self._engine)
         return self._seqs
 
     def _legal_moves(self) -> list:
@@ -87,6 +92,10 @@ class TurnsMixin(GamesMixin):
 
     def _move_for(self, move):
         """The legal move of this roll equal to ``move`` (same start, same result), or None."""
+        moves = self._legal_moves()
+        for m in moves:  # most often one of :meth:`legal_moves` itself
+            if m is move:
+                return m
         if self._move_by_after is None:
             self._move_by_after = {m.after: m for m in self._legal_moves()}
         m = self._move_by_after.get(move.after)
@@ -167,7 +176,7 @@ class TurnsMixin(GamesMixin):
         kept = self._kept_finals
         if kept is not None and kept[0] == self._hops:
             return kept[1]
-        finals = native.turn_finals(self._start.row, self._dice, self._hops, self.ruleset)
+        finals = native.turn_finals(self._start.row, self._dice, self._hops, self.ruleset, self._engine)
         self._kept_finals = (self._hops, finals)
         return finals
 
@@ -238,9 +247,9 @@ class TurnsMixin(GamesMixin):
         want = None
         if dice is not None:
             want = (dice,) if _is_int(dice) else tuple(dice)
-            if not want or not all(_is_int(d) for d in want):
+            if not want or not all(map(_is_int, want)):
                 raise IllegalMove(f"dice must be a die or a tuple of dice, not {dice!r}", text=str(dice))
-            want = tuple(int(d) for d in want)
+            want = tuple(map(int, want))
         legal, _ended = self._lit()
         cands = [s for s in legal if s.from_point == from_point and s.to_point == to_point
                  and (want is None or s.dice == want)]
@@ -251,9 +260,12 @@ class TurnsMixin(GamesMixin):
                               text=text, legal=list(legal))
         if len(cands) > 1:
             self._check_unambiguous(from_point, to_point, cands)
-        c = cands[0]
-        chosen = Step(int(c.from_point), int(c.to_point),
-                      tuple(int(d) for d in c.die) if isinstance(c.die, tuple) else int(c.die), bool(c.hit))
+        chosen = cands[0]
+        if not (type(chosen.hit) is bool and type(chosen.from_point) is int and type(chosen.to_point) is int
+                and (type(chosen.die) is int or type(chosen.die) is tuple)):  # plain JSON types for the log
+            c = chosen
+            chosen = Step(int(c.from_point), int(c.to_point),
+                          tuple(int(d) for d in c.die) if isinstance(c.die, tuple) else int(c.die), bool(c.hit))
         hops = self._hops + step_hops(chosen)
         lit = self._lit_after(hops)
         t = self._now()
