@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .core.dice import check_dice, expand_dice
-from .core.steps import Step, point_name
+from .core.steps import combined_step, point_name
 from .errors import IllegalMove
 from .native import is_over
 from .reference import engine as ref
@@ -79,7 +79,7 @@ def legal_steps(position, dice, played_steps=()) -> list:
     singles = [st for st, n, rest in ctx.next_single(s, remaining, used)]
     combined = []
     for st, n, rest in ctx.next_single(s, remaining, used):
-        _extend(ctx, n, rest, used + 1, st.from_point, st.to_point, (st.die,), st.hit, combined)
+        _extend(ctx, n, rest, used + 1, st.from_point, st.to_point, (st.die,), _hit_at(st), combined)
     return singles + combined
 
 
@@ -105,17 +105,23 @@ class _StepContext:
         return out
 
 
-def _extend(ctx, s, remaining, used, origin, at, dice_used, hit, out):
-    """Append combined steps of the checker now on ``at`` (started on ``origin``)."""
+def _hit_at(step) -> tuple:
+    """The target of a single step as a one-point tuple when it hits, else ()."""
+    return (step.to_point,) if step.hit else ()
+
+
+def _extend(ctx, s, remaining, used, origin, at, dice_used, hits, out):
+    """Append combined steps of the checker now on ``at`` (started on ``origin``; ``hits``:
+    the points where it hit so far)."""
     if at == 0 or ref.game_ended(ctx.r, s):
         return
     for st, n, rest in ctx.next_single(s, remaining, used):
         if st.from_point != at:
             continue
         path_dice = dice_used + (st.die,)
-        step = Step(origin, st.to_point, path_dice, hit or st.hit)
-        out.append(step)
-        _extend(ctx, n, rest, used + 1, origin, st.to_point, path_dice, hit or st.hit, out)
+        route_hits = hits + _hit_at(st)
+        out.append(combined_step(origin, st.to_point, path_dice, route_hits))
+        _extend(ctx, n, rest, used + 1, origin, st.to_point, path_dice, route_hits, out)
 
 
 def _minus(remaining: tuple, d: int) -> tuple:

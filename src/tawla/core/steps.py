@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Step", "point_name", "format_steps"]
+__all__ = ["Step", "point_name", "format_steps", "combined_step"]
 
 
 def point_name(p: int) -> str:
@@ -47,8 +47,70 @@ class Step(NamedTuple):
             pts.append(p)
         return tuple(pts)
 
+    @property
+    def hit_points(self) -> frozenset:
+        """The points where this step hits or pins (mover's numbering).
+
+        A single step hits on its target; a combined step from :func:`combined_step` knows
+        each point of its route where it hits. A combined step built directly with
+        ``hit=True`` is taken to hit on its target.
+        """
+        return frozenset((self.to_point,)) if self.hit else frozenset()
+
+    def hops(self) -> list:
+        """The step as single-die steps, each with its own hit flag.
+
+        Returns
+        -------
+        list of Step
+        """
+        if not isinstance(self.die, tuple):
+            return [self]
+        hits = self.hit_points
+        out, p = [], self.from_point
+        for d, q in zip(self.die, self.path()):
+            out.append(Step(p, q, d, q in hits))
+            p = q
+        return out
+
     def __str__(self):
-        return f"{point_name(self.from_point)}/{point_name(self.to_point)}" + ("*" if self.hit else "")
+        """GNU Backgammon notation: every hit written, intermediate ones included (``24/21*/20``)."""
+        return format_steps(self.hops())
+
+
+class _CombinedStep(Step):
+    """A one-checker combined step that knows where on its route it hits."""
+
+    @property
+    def hit_points(self) -> frozenset:
+        return self.__dict__["hit_points"]
+
+    def __repr__(self):
+        return "Step" + super().__repr__()[len(type(self).__name__):]
+
+
+def combined_step(from_point: int, to_point: int, dice: tuple, hit_points) -> Step:
+    """A one-checker combined step (RULES.md §1.3) with the points where it hits.
+
+    Parameters
+    ----------
+    from_point, to_point : int
+        Mover's numbering: 25 = bar, 0 = off.
+    dice : tuple of int
+        The dice in the order used.
+    hit_points : iterable of int
+        The points of the route where the checker hits (or pins).
+
+    Returns
+    -------
+    Step
+        Equal to ``Step(from_point, to_point, dice, bool(hit_points))``; ``str()`` writes each
+        hit of the route (``24/21*/20``).
+    """
+    hits = frozenset(hit_points)
+    step = _CombinedStep(from_point, to_point, tuple(dice), bool(hits))
+    step.__dict__["hit_points"] = hits
+    return step
 
 
 def format_steps(steps) -> str:
