@@ -176,9 +176,18 @@ def fitting_moves(text: str, position, dice, legal=None) -> list:
             return [Move.passing(position.row, dice, r)]
         raise IllegalMove(f"{text!r} passes, but a legal move exists: {', '.join(map(str, legal))}",
                           text=text, legal=legal)
-    finals: set = set()
-    _realise(r, ref.State.from_row(position.row), expand_dice(dice), tuple(segs), finals, set())
-    matches = [m for m in legal if m.after in finals]
+    mine = list(position.row[:26])  # the mover's checkers after the text: off, points, bar
+    for a, b in segs:
+        mine[a] -= 1
+        mine[b] += 1
+    target = bytes(mine) if min(mine) >= 0 else None
+    matches = [m for m in legal if m.after[:26] == target]
+    if len(matches) == 1 and sorted(segs) == sorted(_read(str(matches[0]))[0]):
+        pass  # the text is the move's own route (hit marks aside): it reaches that move
+    elif matches:  # the text's own route, step by step, decides which of them it reaches
+        finals: set = set()
+        _realise(r, ref.State.from_row(position.row), expand_dice(dice), tuple(segs), finals, set())
+        matches = [m for m in matches if m.after in finals]
     if not matches:
         alts = ", ".join(map(str, legal)) or "(none: the turn passes)"
         raise IllegalMove(f"{text!r} is not a legal move with {dice[0]}-{dice[1]}; legal: {alts}",
@@ -255,6 +264,26 @@ def parse_move(text: str, position, dice) -> Move:
                         text=text, legal=matches)
 
 
+def _steps_from(r: Ruleset, s, remaining: tuple, a: int):
+    """:func:`tawla.reference.engine.next_steps` for the checkers on point ``a`` only.
+
+    Yields
+    ------
+    (to_point, state_after, remaining_after)
+    """
+    if a not in ref.movable_points(r, s):
+        return
+    for d in sorted(set(remaining), reverse=True):
+        rest = list(remaining)
+        rest.remove(d)
+        rest = tuple(rest)
+        for p, t, _hit in ref.single_steps(r, s, d, [a]):
+            n = ref.apply_step(r, s, p, t)
+            if r.wall_rule and not ref.walls_ok(r, n):  # post_step_ok, §6.5
+                continue
+            yield t, n, rest
+
+
 def _realise(r: Ruleset, s, remaining: tuple, segs: tuple, finals: set, seen: set) -> None:
     """Collect the final rows reachable by playing every segment with single legal steps."""
     key = (s.key(), remaining, segs)
@@ -265,11 +294,10 @@ def _realise(r: Ruleset, s, remaining: tuple, segs: tuple, finals: set, seen: se
         finals.add(s.to_row())
         return
     for i, (a, b) in enumerate(segs):
+        if (a, b) in segs[:i]:
+            continue  # the same segment again: the same continuations
         rest_segs = segs[:i] + segs[i + 1:]
-        for step, n, rest in ref.next_steps(r, s, remaining):
-            if step.from_point != a:
-                continue
-            t = step.to_point
+        for t, n, rest in _steps_from(r, s, remaining, a):
             if t == b:
                 finals_add = rest_segs
             elif t > b and t != 0:
