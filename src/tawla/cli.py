@@ -24,7 +24,7 @@ from .analysis import HeuristicEvaluator, analyze_paths, collect_files, default_
 from .formats.gnubg import decode_xgid
 from .formats.matfile import write_match
 from .position import Position
-from .report import render_text, to_json
+from .analysis.report import render_text, to_json
 from .rules import RULESET_IDS, get_ruleset
 from .bots.selfplay import selfplay
 
