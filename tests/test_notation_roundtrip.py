@@ -7,15 +7,20 @@
 * Every text tawla writes parses back to the same move: ``str(move)`` of every legal move,
   the text of a turn played step by step (``format_steps`` of its single steps, and the
   ``str(step)`` of the steps of :func:`tawla.legal_steps` joined), over random games of every
-  ruleset.
+  ruleset; and whole matches driven by random legal steps and moves, exported with
+  ``Match.to_mat`` and read back by ``tawla analyze`` with no illegal or ambiguous play.
 """
+
+import json
 
 import numpy as np
 import pytest
 
 import tawla
 from tawla import errors
+from tawla.cli import main
 from tawla.core.steps import Step, format_steps
+from tawla.match import Match
 from tawla.notation import fitting_moves, hit_points, written_hits
 from tawla.reference import engine as ref
 
@@ -135,3 +140,100 @@ def test_move_texts_parse_back(name):
 @pytest.mark.parametrize("name", tawla.RULESET_IDS)
 def test_move_texts_parse_back_every_move(name):
     assert sum(_random_game_checks(name, 100 + seed, 1000, 10 ** 6) for seed in range(10)) > 3000
+
+
+# --- whole matches: Match -> .mat -> tawla analyze ------------------------------------------
+# (ruleset, house, length); a money session is cut after its second game.
+MATCHES = [
+    ("backgammon", "international", 3), ("backgammon", "international", 5),
+    ("backgammon", "international", 0), ("adi", "federation", 3), ("adi", "saharat", 1),
+    ("mahbusa", "saharat", 1), ("tawla31", "federation", 1), ("tawla31-saharat", "saharat", 1),
+]
+
+
+def _config(i):
+    return MATCHES[i % len(MATCHES)]
+
+
+def _drive(m, rng, stepwise=0.6):
+    """Random legal actions until the match ends (a money session: after two games)."""
+    turn_by_steps = False
+    while m.phase != "over" and not (m.length == 0 and m.game_number > 2):
+        p = m.to_act
+        x = rng.random()
+        if m.phase == "roll":
+            turn_by_steps = rng.random() < stepwise
+            if m.can_double(p) and x < 0.06:
+                m.double(p)
+            elif x < 0.005:
+                m.resign(p, "single")
+            else:
+                m.roll(p)
+        elif m.phase == "double":
+            (m.take if x < 0.7 else m.drop)(p)
+        elif m.phase == "resign":
+            m.accept_resignation(p)
+        elif m.phase == "move":
+            if turn_by_steps:
+                ls = m.legal_steps()
+                if ls:
+                    s = ls[int(rng.integers(len(ls)))]
+                    m.step(p, s.from_point, s.to_point, dice=s.dice)
+                else:
+                    m.confirm(p)
+            else:
+                ms = m.legal_moves()
+                m.play(p, ms[int(rng.integers(len(ms)))])
+    return m
+
+
+def _round_trip(tmp_path, seeds):
+    for i in seeds:
+        rs, house, length = _config(i)
+        m = _drive(Match(rs, house, length, rng=i), np.random.default_rng(i))
+        (tmp_path / f"match_{i:03d}_{rs}.mat").write_text(m.to_mat(), encoding="utf-8")
+    assert main(["analyze", "--no-eval", "--no-progress", "--json", str(tmp_path)]) == 0
+
+
+def _check_report(capsys, n):
+    data = json.loads(capsys.readouterr().out)
+    s = data["summary"]
+    assert s["files"] == n and s["unreadable_files"] == 0
+    assert s["games_with_errors"] == 0, [g["error"] for r in data["matches"] for g in r["games"] if g["error"]]
+    assert all(r["ok"] for r in data["matches"])
+    return s
+
+
+def test_matches_round_trip_through_mat(tmp_path, capsys):
+    _round_trip(tmp_path, range(56))
+    s = _check_report(capsys, 56)
+    assert s["plays"] > 3000
+
+
+@pytest.mark.slow
+def test_matches_round_trip_through_mat_more(tmp_path, capsys):
+    _round_trip(tmp_path, range(56, 256))
+    _check_report(capsys, 200)
+
+
+def test_match_event_log_texts_parse_back():
+    """The 'play' and 'turn' texts of the event log, read on a board of their own."""
+    checked = 0
+    for i in range(8):
+        rs, house, length = _config(i)
+        m = _drive(Match(rs, house, length, rng=1000 + i), np.random.default_rng(1000 + i), stepwise=0.5)
+        pos, play_text = None, None
+        for ev in m.events:
+            if ev["type"] == "game_start":
+                pos = m.ruleset.initial_position()
+            elif ev["type"] == "play":
+                play_text = ev["move"]
+            elif ev["type"] == "turn":
+                dice = tuple(ev["dice"])
+                mv = tawla.parse_move(ev["move"], pos, dice)
+                if play_text is not None:
+                    assert tawla.parse_move(play_text, pos, dice) == mv
+                assert tawla.parse_move(str(mv), pos, dice) == mv
+                pos, play_text = (pos.play(mv) if mv.steps else pos.flip()), None
+                checked += 1
+    assert checked > 200
