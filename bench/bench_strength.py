@@ -5,7 +5,7 @@ Usage::
     python bench/bench_strength.py bg     [--games 2000] [--levels ply0,ply1] [--workers 2]
     python bench/bench_strength.py gnubg  [--games 500]  [--level ply1]       # top level vs gnubg 0-ply
     python bench/bench_strength.py tawla  [--games 1000] [--rulesets ...]     # each level vs random, vs level below
-    python bench/bench_strength.py timing                                     # microseconds per decision
+    python bench/bench_strength.py timing [--positions 300] [--batch 1000]    # microseconds per decision
     python bench/bench_strength.py cube                                       # cube decisions vs gnubg's probabilities
     python bench/bench_strength.py fit    [--games 20000]                     # fit the backgammon weights to outcomes
     python bench/bench_strength.py distill [--games 6000] [--seed 777]        # one 1-ply distillation step
@@ -16,11 +16,12 @@ pubeval's move is matched to tawla's legal moves. Sides alternate; the opening r
 re-rolled until the dice differ and the starter plays them.
 
 ``fit``: plays pubeval-vs-pubeval games inside gnubg_nn (move generation only; nothing of
-gnubg is stored but the game outcomes), computes :func:`tawla.evaluate.bg_features` of every
+gnubg is stored but the game outcomes), computes :func:`tawla.evaluation.bg_features` of every
 position for the side on roll and fits the five logistic outputs of
-:class:`tawla.evaluate.LinearContact` (win, gammon|win, backgammon|gammon, gammon|loss,
-backgammon|gammon loss) by L2-regularised logistic regression; the weights are written into
-``src/tawla/evaluate.py`` between the BEGIN/END WEIGHTS markers. ``distill`` then refits
+:class:`tawla.evaluation.LinearContact` (win, gammon|win, backgammon|gammon, gammon|loss,
+backgammon|gammon loss) by L2-regularised logistic regression; the weights are written to the
+weights file of the package, ``src/tawla/evaluation/linear_bg.npz`` (``--out`` for another
+file; no source code is edited). ``distill`` then refits
 them to a 0.7/0.3 mix of their own 1-ply values and the game outcomes (the shipped weights:
 ``fit --games 20000``, then one ``distill --games 6000 --seed 777``; ply0 against pubeval
 went from -0.058 to +0.013 ppg and ply1 from +0.052 to +0.217 over 2000 games each; a
@@ -37,8 +38,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import re
-import sys
 import time
 from multiprocessing import Pool
 from pathlib import Path
@@ -46,10 +45,16 @@ from pathlib import Path
 import numpy as np
 
 import tawla
-from tawla.batch import pass_move
-from tawla.evaluate import _sides, bg_features, is_race
+from tawla import native
+from tawla.batch import fast_available, pass_move
+from tawla.bench import w1_ids
+from tawla.bots import CubeAction
+from tawla.evaluation import bg_features, evaluate_rows, is_race
+from tawla.evaluation.board import sides
+from tawla.evaluation.linear import WEIGHTS_FILE, save_weights
 
 ROOT = Path(__file__).resolve().parents[1]
+WEIGHTS = ROOT / "src" / "tawla" / "evaluation" / WEIGHTS_FILE
 
 
 def ci(x):
@@ -281,7 +286,7 @@ def _logit_fit(X, y, l2, iters=12):
     return w, loss
 
 
-def fit(games, workers, seed=12345, out=ROOT / "src" / "tawla" / "evaluate.py"):
+def fit(games, workers, seed=12345, out=WEIGHTS):
     t = time.time()
     per = [(seed + i, games // (workers * 4)) for i in range(workers * 4)]
     with Pool(workers) as pool:
@@ -294,7 +299,7 @@ def fit(games, workers, seed=12345, out=ROOT / "src" / "tawla" / "evaluate.py"):
     r = tawla.get_ruleset("backgammon")
     contact = ~is_race(rows, r)
     rows, labels = rows[contact], labels[contact]
-    me, opp, _ = _sides(rows, r)
+    me, opp, _ = sides(rows, r)
     X = bg_features(me, opp).astype(np.float64)
     print(f"features: {X.shape} ({time.time() - t:.0f}s)", flush=True)
     W = np.zeros((5, X.shape[1]))
@@ -305,25 +310,19 @@ def fit(games, workers, seed=12345, out=ROOT / "src" / "tawla" / "evaluate.py"):
         sel = masks[k]
         W[k], loss = _logit_fit(X[sel], ys[k][sel], l2=1e-5)
         print(f"output {k}: n={sel.sum()} loss={loss:.4f} ({time.time() - t:.0f}s)", flush=True)
-    text = out.read_text()
-    new = ("# BEGIN WEIGHTS\n_BG_WEIGHTS = " + repr([round(float(x), 5) for x in W.ravel()]) + "\n# END WEIGHTS")
-    text = re.sub(r"# BEGIN WEIGHTS\n.*?# END WEIGHTS", lambda _: new, text, flags=re.S)
-    out.write_text(text)
+    save_weights(out, W, provenance=f"bench_strength.py fit --games {games} (seed {seed})")
     print(f"weights written to {out}")
 
 
 def _soft_targets(rows):
     """Pre-roll 1-ply probabilities (win, wg, wbg, lg, lbg) of the side on roll: for each
     roll its best move at 0 ply with the current weights, averaged over the 21 rolls."""
-    import sys as _sys
-
-    ev_mod = _sys.modules["tawla.evaluate"]
     r = tawla.get_ruleset("backgammon")
     out = np.zeros((len(rows), 5))
     for s in range(0, len(rows), 2000):
         blk = rows[s:s + 2000]
         c, par, roll = tawla.expand_all_rolls(blk, ruleset=r)
-        ev = ev_mod._evaluate(c, r)  # the opponent's view
+        ev = evaluate_rows(c, r)  # the opponent's view
         mine = np.stack([1 - ev[:, 1], ev[:, 4], ev[:, 5], ev[:, 2], ev[:, 3]], 1)
         eq = -ev[:, 0]
         key = par * 21 + roll
@@ -366,7 +365,7 @@ def _wfit(X, y, sw, l2=1e-5, iters=10):
     return w
 
 
-def distill(games, workers, lam=0.7, seed=777, out=ROOT / "src" / "tawla" / "evaluate.py"):
+def distill(games, workers, lam=0.7, seed=777, out=WEIGHTS):
     """One improvement step: refit the five outputs to ``lam`` x (1-ply values of the
     current weights) + (1 - lam) x (game outcomes), on the contact positions of
     pubeval-vs-pubeval games. The shipped weights: ``fit --games 20000`` (seed 12345), then
@@ -378,7 +377,7 @@ def distill(games, workers, lam=0.7, seed=777, out=ROOT / "src" / "tawla" / "eva
     lab = np.concatenate([b for _, b, _ in res])
     soft = np.concatenate([c for _, _, c in res])
     print(f"distill: {len(rows)} contact positions ({time.time() - t:.0f}s)", flush=True)
-    me, opp, _ = _sides(rows, tawla.get_ruleset("backgammon"))
+    me, opp, _ = sides(rows, tawla.get_ruleset("backgammon"))
     X = bg_features(me, opp)
     tg = lam * soft + (1 - lam) * lab
     win, wg, wbg, lg, lbg = tg.T
@@ -389,15 +388,8 @@ def distill(games, workers, lam=0.7, seed=777, out=ROOT / "src" / "tawla" / "eva
     W[2] = _wfit(X, np.clip(wbg / np.maximum(wg, eps), 0, 1), wg + eps)
     W[3] = _wfit(X, np.clip(lg / np.maximum(1 - win, eps), 0, 1), 1 - win + eps)
     W[4] = _wfit(X, np.clip(lbg / np.maximum(lg, eps), 0, 1), lg + eps)
-    _write_weights(W, out)
+    save_weights(out, W, provenance=f"bench_strength.py distill --games {games} --seed {seed} (lam {lam})")
     print(f"weights written to {out} ({time.time() - t:.0f}s)")
-
-
-def _write_weights(W, out):
-    text = out.read_text()
-    new = ("# BEGIN WEIGHTS\n_BG_WEIGHTS = " + repr([round(float(x), 5) for x in W.ravel()]) + "\n# END WEIGHTS")
-    text = re.sub(r"# BEGIN WEIGHTS\n.*?# END WEIGHTS", lambda _: new, text, flags=re.S)
-    out.write_text(text)
 
 
 # --- cube -------------------------------------------------------------------------------------
@@ -410,10 +402,6 @@ def cube(plies=1):
     raises "Not implemented for money"), so this compares what the decisions are made from:
     the evaluations, through one decision rule."""
     import gnubg_nn as g
-
-    from tawla.bots import CubeAction
-
-    from tawla.bench import w1_ids
 
     ids = [(kind, pid) for kind in ("contact", "race") for pid in w1_ids(kind)]
     bot = tawla.Bot("backgammon", "ply1")
@@ -445,14 +433,14 @@ def cube(plies=1):
 
 
 # --- timing -------------------------------------------------------------------------------------
-def timing(n=300, seed=7):
+def timing(n=300, seed=7, batch=1000):
     """CPU microseconds per decision (process time, so other load on the machine does not
-    count) for each level's ``choose`` on positions from ply0 self-play, and for
-    ``Bot.choose_rows`` (batch play, 1000 games at once) at ply0."""
-    from tawla.batch import fast_available
-
+    count) for each level's ``choose`` on ``n`` positions from ply0 self-play (ply2 on a
+    tenth of them, at least 10), and for ``Bot.choose_rows`` (batch play, ``batch`` games
+    at once) at ply0. With ``TAWLA_NO_NATIVE=1`` it times the reference engine and the
+    numpy evaluators."""
     clock = time.process_time
-    print(f"fast engine: {fast_available()}")
+    print(f"fast engine: {fast_available()}; compiled evaluators: {native.fast_eval is not None}")
     for rs in tawla.RULESET_IDS:
         rng = np.random.default_rng(seed)
         sample = []
@@ -478,10 +466,10 @@ def timing(n=300, seed=7):
         # batch play
         r = tawla.get_ruleset(rs)
         b = tawla.Bot(r, "ply0")
-        rows = np.repeat(r.initial_position().to_array()[None], 1000, 0)
+        rows = np.repeat(r.initial_position().to_array()[None], batch, 0)
         t, steps = clock(), 0
         for _ in range(60):
-            d = rng.integers(1, 7, (1000, 2)).astype(np.uint8)
+            d = rng.integers(1, 7, (batch, 2)).astype(np.uint8)
             rows, played = b.choose_rows(rows, d)
             steps += int(played.sum())
         line.append(f"ply0-batch={1e6 * (clock() - t) / max(steps, 1):.1f}us")
@@ -497,15 +485,19 @@ def main(argv=None):
     ap.add_argument("--rulesets", default="adi,mahbusa,tawla31,tawla31-saharat")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--positions", type=int, default=300, help="timing: positions per ruleset")
+    ap.add_argument("--batch", type=int, default=1000, help="timing: games at once in the choose_rows batch")
+    ap.add_argument("--out", type=Path, default=WEIGHTS,
+                    help="fit, distill: the .npz file the weights are written to (default: the package's)")
     ap.add_argument("--vs", choices=["both", "random", "below"], default="both",
                     help="tawla: play each level against random, the level below, or both")
     a = ap.parse_args(argv)
     if a.what == "fit":
-        fit(a.games or 20000, a.workers)
+        fit(a.games or 20000, a.workers, out=a.out)
     elif a.what == "distill":
-        distill(a.games or 6000, a.workers, seed=a.seed or 777)
+        distill(a.games or 6000, a.workers, seed=a.seed or 777, out=a.out)
     elif a.what == "timing":
-        timing()
+        timing(a.positions, batch=a.batch)
     elif a.what == "cube":
         cube()
     elif a.what == "bg":

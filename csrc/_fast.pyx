@@ -1,103 +1,29 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The fast engine: move generation, batch expansion and random playouts in C.
+"""The fast engine: move generation, batch expansion, step-by-step play and random playouts in C.
 
 One generator for every ruleset, parameterised by :class:`Params` (the ruleset as a
-small C struct, built by ``tawla.engine._params``). The C core is ``tawla_fast.h``;
-this module validates inputs, releases the GIL around the loops and hands the
-results to numpy without a Python object per child.
+small C struct, built by ``tawla.native.params`` from ``tawla.rules.params.native_params``). The C core is ``csrc/tawla_engine.h``
+(declared in ``tawla_engine.pxd``); this module validates inputs, releases the GIL around
+the loops and hands the results to numpy without a Python object per child.
 
-Rows are packed positions (``uint8[56]``, :mod:`tawla.layout`), seen from the player
+Rows are packed positions (``uint8[56]``, :mod:`tawla.core.layout`), seen from the player
 to move.
 """
+
+import operator
 
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, int64_t, uint64_t
-from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
+from libc.stdlib cimport malloc, free
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
 
-from tawla.errors import InvalidDice, InvalidId, InvalidPosition, UnsupportedRuleset
+from tawla_engine cimport *
+
+from tawla.errors import IllegalMove, InvalidDice, InvalidId, InvalidPosition, UnsupportedRuleset
 from tawla.core.steps import Step
 
 cnp.import_array()
-
-cdef extern from "tawla_fast.h" nogil:
-    ctypedef struct tw_params:
-        int contact
-        int has_bar
-        int same
-        int start_lock
-        int bearoff_no_pinned
-        int bearoff_no_opp_home
-        int quadrant_lock_win
-        int wall_rule
-        int mother_plakoto
-        int can_freeze
-        int scoring
-        int bar_bg_double
-        int opening_reroll
-        uint8_t start[26]
-
-    ctypedef struct tw_geo:
-        pass
-
-    ctypedef struct tw_step:
-        uint8_t p, t, d, hit
-
-    ctypedef struct tw_rec:
-        uint8_t row[56]
-        uint8_t nsteps, ended, first_die
-        tw_step steps[4]
-
-    ctypedef struct tw_state:
-        uint8_t b[64]
-
-    ctypedef struct tw_rowinfo:
-        pass
-
-    ctypedef struct tw_ctx:
-        const tw_params *P
-        tw_geo geo
-        tw_rowinfo ri
-        uint8_t *out
-        size_t nout, capout, outbytes
-        int oom
-        tw_rec *rec
-        size_t nrec
-
-    ctypedef struct tw_result:
-        int over, winner, kind, points
-
-    ctypedef struct tw_vec64:
-        int64_t *p
-        size_t n, cap, bytes
-
-    int tw_vec64_reserve(tw_vec64 *v, size_t need)
-    void tw_vec64_adopt(tw_vec64 *v, void *p, size_t nbytes)
-    void tw_vec64_free(tw_vec64 *v)
-    int tw_out_grow(tw_ctx *c, size_t need)
-    int tw_out_reserve_rows "tw_out_reserve_total"(tw_ctx *c, size_t rows)
-    void tw_out_adopt(tw_ctx *c, void *p, size_t nbytes)
-    void tw_out_free(tw_ctx *c)
-    void tw_out_trim(tw_ctx *c)
-    void tw_vec64_trim(tw_vec64 *v)
-    void tw_big_free(void *p, size_t nbytes)
-    void *tw_big_resize(void *p, size_t old, size_t n)
-
-    int tw_ctx_init(tw_ctx *c, const tw_params *P)
-    void tw_geo_init(tw_geo *g, int same, int pins)
-    void tw_ctx_free(tw_ctx *c)
-    int tw_validate(const tw_params *P, const uint8_t *b)
-    const char *tw_invalid_reason(int code)
-    void tw_rowinfo_init(const tw_params *P, tw_rowinfo *ri, const uint8_t *b)
-    void tw_state_from_row(tw_state *s, const uint8_t *row)
-    size_t tw_expand_row(tw_ctx *c, const uint8_t *row, const tw_state *root, int d1, int d2, int *frozen_state)
-    int tw_over_cheap(const tw_params *P, const tw_geo *g, const uint8_t *b)
-    tw_result tw_game_result(const tw_params *P, const tw_geo *g, const uint8_t *b, int no_freeze_check)
-    int tw_sequences(tw_ctx *c, const uint8_t *row, int d1, int d2)
-    int tw_playout(const tw_params *P, long n_games, uint64_t seed, long max_turns,
-                   int32_t *length, int8_t *winner, int8_t *kind, int16_t *points)
 
 
 KIND_NAMES = ("single", "gammon", "backgammon", "quadrant_lock", "mother", "draw", "unfinished")
@@ -110,7 +36,7 @@ SCORING_CODES = {"cube": 0, "mars": 1, "checkers_left": 2}
 cdef class Params:
     """A ruleset as the C struct the generator reads (RULES.md section 7, the flag table).
 
-    Build it with ``tawla.engine._params(ruleset)``; every field is an int.
+    Build it with ``tawla.native.params(ruleset)``; every field is an int.
 
     Parameters
     ----------
@@ -185,70 +111,21 @@ def _make_params(fields):
 
 
 # --- numpy arrays that own a big buffer (tw_big_resize) -----------------------------------------
-# Output buffers of dropped results are kept (a few, up to _CACHE_LIMIT bytes) and reused by the
-# next call: their pages are already mapped, so a search loop that expands batch after batch
-# pays no page faults. All cache operations run with the GIL held.
+# Output buffers of dropped results go back to the C cache (tw_cache_give) and are reused by the
+# next call (tw_cache_take). All cache operations run with the GIL held.
 cdef struct _Owned:
     void *ptr
     size_t nbytes
 
-DEF _CACHE_SLOTS = 6
-cdef void *_cache_ptr[_CACHE_SLOTS]
-cdef size_t _cache_bytes[_CACHE_SLOTS]
-cdef size_t _CACHE_LIMIT = (<size_t> 1) << 30
-
-
-cdef void _cache_take(void **ptr, size_t *nbytes, size_t want) noexcept:
-    """Pop a cached buffer into (ptr, nbytes): the smallest of at least ``want`` bytes, else
-    the largest; (NULL, 0) when the cache is empty."""
-    cdef int i, best = -1, big = -1
-    for i in range(_CACHE_SLOTS):
-        if _cache_ptr[i] == NULL:
-            continue
-        if _cache_bytes[i] >= want and (best < 0 or _cache_bytes[i] < _cache_bytes[best]):
-            best = i
-        if big < 0 or _cache_bytes[i] > _cache_bytes[big]:
-            big = i
-    if best < 0:
-        best = big
-    if best < 0:
-        ptr[0] = NULL
-        nbytes[0] = 0
-        return
-    ptr[0] = _cache_ptr[best]
-    nbytes[0] = _cache_bytes[best]
-    _cache_ptr[best] = NULL
-    _cache_bytes[best] = 0
-
-
-cdef void _cache_give(void *ptr, size_t nbytes) noexcept:
-    cdef int i, free_slot = -1
-    cdef size_t total = nbytes
-    for i in range(_CACHE_SLOTS):
-        if _cache_ptr[i] == NULL:
-            free_slot = i
-        else:
-            total += _cache_bytes[i]
-    if free_slot >= 0 and total <= _CACHE_LIMIT and nbytes >= 4096:
-        _cache_ptr[free_slot] = ptr
-        _cache_bytes[free_slot] = nbytes
-    else:
-        tw_big_free(ptr, nbytes)
-
 
 def _clear_buffer_cache():
     """Unmap the cached output buffers (tests and memory-conscious callers)."""
-    cdef int i
-    for i in range(_CACHE_SLOTS):
-        if _cache_ptr[i] != NULL:
-            tw_big_free(_cache_ptr[i], _cache_bytes[i])
-            _cache_ptr[i] = NULL
-            _cache_bytes[i] = 0
+    tw_cache_clear()
 
 
 cdef void _capsule_free(object cap) noexcept:
     cdef _Owned *o = <_Owned *> PyCapsule_GetPointer(cap, NULL)
-    _cache_give(o.ptr, o.nbytes)
+    tw_cache_give(o.ptr, o.nbytes)
     free(o)
 
 
@@ -281,33 +158,29 @@ cdef inline size_t _initial_rows(size_t guess) noexcept nogil:
     return (guess if guess < cap else cap) + 64
 
 
-cdef int _check_rows(const tw_params *P, const uint8_t[:, ::1] arr, int *reason) noexcept nogil:
-    cdef Py_ssize_t i
-    cdef int r
-    for i in range(arr.shape[0]):
-        r = tw_validate(P, &arr[i, 0])
-        if r:
-            reason[0] = r
-            return <int> i
-    return -1
-
-
-cdef Py_ssize_t _check_dice(const uint8_t[:, ::1] dice) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(dice.shape[0]):
-        if dice[i, 0] - 1 > 5 or dice[i, 1] - 1 > 5 or dice[i, 0] == 0 or dice[i, 1] == 0:
-            return i
-    return -1
-
-
 cdef _validate_batch(Params params, const uint8_t[:, ::1] arr):
-    cdef int reason = 0, bad
+    cdef int reason = 0
+    cdef long bad = -1
     if arr.shape[1] != 56:
         raise InvalidId(f"positions must have shape (N, 56), not {tuple(arr.shape)[:2]}")
-    with nogil:
-        bad = _check_rows(&params.p, arr, &reason)
+    if arr.shape[0]:
+        with nogil:
+            bad = tw_validate_rows(&params.p, &arr[0, 0], arr.shape[0], &reason)
     if bad >= 0:
         raise InvalidPosition(f"row {bad}: {tw_invalid_reason(reason).decode()}")
+
+
+cdef void _adopt_cached(tw_ctx *c, tw_vec64 *par, tw_vec64 *rol, size_t rows) noexcept:
+    """Give the children buffer and the index vectors cached buffers for ``rows`` rows."""
+    cdef void *buf
+    cdef size_t nb
+    tw_cache_take(&buf, &nb, rows * 56)
+    tw_out_adopt(c, buf, nb)
+    tw_cache_take(&buf, &nb, rows * 8)
+    tw_vec64_adopt(par, buf, nb)
+    if rol != NULL:
+        tw_cache_take(&buf, &nb, rows * 8)
+        tw_vec64_adopt(rol, buf, nb)
 
 
 # --- batch expansion ----------------------------------------------------------------------------
@@ -335,56 +208,37 @@ def expand(const uint8_t[:, ::1] positions, const uint8_t[:, ::1] dice, Params p
     ------
     tawla.errors.InvalidPosition, tawla.errors.InvalidDice, tawla.errors.InvalidId
     """
-    cdef Py_ssize_t n = positions.shape[0], i
+    cdef long n = positions.shape[0], bad = -1
     cdef tw_ctx c
-    cdef tw_state root
     cdef tw_vec64 par
-    cdef size_t k, cnt, nb
-    cdef void *buf
-    cdef int frozen, oom = 0
-    cdef const tw_params *P = &params.p
+    cdef size_t k
+    cdef int ok = 1
     if dice.shape[0] != n or dice.shape[1] != 2:
         raise InvalidDice(f"dice must have shape ({n}, 2), not {tuple(dice.shape)[:2]}")
     _validate_batch(params, positions)
-    with nogil:
-        i = _check_dice(dice)
-    if i >= 0:
-        raise InvalidDice(f"row {i}: dice must be in 1..6, not ({dice[i, 0]}, {dice[i, 1]})")
-    if not tw_ctx_init(&c, P):
+    if n:
+        with nogil:
+            bad = tw_check_dice(&dice[0, 0], n)
+    if bad >= 0:
+        raise InvalidDice(f"row {bad}: dice must be in 1..6, not ({dice[bad, 0]}, {dice[bad, 1]})")
+    if not tw_ctx_init(&c, &params.p):
         raise MemoryError()
     k = _initial_rows(48 * n)
-    _cache_take(&buf, &nb, k * 56)
-    tw_out_adopt(&c, buf, nb)
-    _cache_take(&buf, &nb, k * 8)
-    tw_vec64_adopt(&par, buf, nb)
+    _adopt_cached(&c, &par, NULL, k)
     with nogil:
-        if not tw_out_reserve_rows(&c, k) or not tw_vec64_reserve(&par, k):
-            oom = 1
-        for i in range(n):
-            if oom:
-                break
-            tw_rowinfo_init(P, &c.ri, &positions[i, 0])
-            if tw_over_cheap(P, &c.geo, &positions[i, 0]):
-                continue
-            tw_state_from_row(&root, &positions[i, 0])
-            frozen = -1
-            cnt = tw_expand_row(&c, &positions[i, 0], &root, dice[i, 0], dice[i, 1], &frozen)
-            if c.oom or not tw_vec64_reserve(&par, c.nout):
-                oom = 1
-                break
-            for k in range(c.nout - cnt, c.nout):
-                par.p[k] = i
-        par.n = c.nout
-        if not oom:
+        ok = tw_out_reserve_total(&c, k) and tw_vec64_reserve(&par, k)
+        if ok and n:
+            ok = tw_expand_rows(&c, &positions[0, 0], &dice[0, 0], n, &par)
+        if ok:
             tw_out_trim(&c)
             tw_vec64_trim(&par)
     tw_ctx_free(&c)
-    if oom:
+    if not ok:
         tw_out_free(&c)
         tw_vec64_free(&par)
         raise MemoryError()
     return (_own_array(c.out, c.outbytes, 2, c.nout, 56, cnp.NPY_UINT8),
-            _own_array(par.p, par.bytes, 1, par.n, 0, cnp.NPY_INT64))
+            _own_array(par.p, par.bytes, 1, c.nout, 0, cnp.NPY_INT64))
 
 
 def expand_all_rolls(const uint8_t[:, ::1] positions, Params params):
@@ -404,65 +258,33 @@ def expand_all_rolls(const uint8_t[:, ::1] positions, Params params):
         Index 0..20 into ``tawla.ROLLS`` of each child's roll; children are ordered by
         row, then roll.
     """
-    cdef Py_ssize_t n = positions.shape[0], i
+    cdef long n = positions.shape[0]
     cdef tw_ctx c
-    cdef tw_state root
     cdef tw_vec64 par, rol
-    cdef size_t k, cnt, nb
-    cdef void *buf
-    cdef int frozen, oom = 0, a, b, ri
-    cdef const tw_params *P = &params.p
+    cdef size_t k
+    cdef int ok = 1
     _validate_batch(params, positions)
-    if not tw_ctx_init(&c, P):
+    if not tw_ctx_init(&c, &params.p):
         raise MemoryError()
     k = _initial_rows(21 * 32 * n)
-    _cache_take(&buf, &nb, k * 56)
-    tw_out_adopt(&c, buf, nb)
-    _cache_take(&buf, &nb, k * 8)
-    tw_vec64_adopt(&par, buf, nb)
-    _cache_take(&buf, &nb, k * 8)
-    tw_vec64_adopt(&rol, buf, nb)
+    _adopt_cached(&c, &par, &rol, k)
     with nogil:
-        if (not tw_out_reserve_rows(&c, k) or not tw_vec64_reserve(&par, k)
-                or not tw_vec64_reserve(&rol, k)):
-            oom = 1
-        for i in range(n):
-            if oom:
-                break
-            tw_rowinfo_init(P, &c.ri, &positions[i, 0])
-            if tw_over_cheap(P, &c.geo, &positions[i, 0]):
-                continue
-            tw_state_from_row(&root, &positions[i, 0])
-            frozen = -1
-            ri = 0
-            for a in range(1, 7):
-                for b in range(a, 7):
-                    cnt = tw_expand_row(&c, &positions[i, 0], &root, a, b, &frozen)
-                    if c.oom or not tw_vec64_reserve(&par, c.nout) or not tw_vec64_reserve(&rol, c.nout):
-                        oom = 1
-                        break
-                    for k in range(c.nout - cnt, c.nout):
-                        par.p[k] = i
-                        rol.p[k] = ri
-                    ri += 1
-                    if frozen == 1:
-                        break
-                if oom or frozen == 1:
-                    break
-        par.n = rol.n = c.nout
-        if not oom:
+        ok = tw_out_reserve_total(&c, k) and tw_vec64_reserve(&par, k) and tw_vec64_reserve(&rol, k)
+        if ok and n:
+            ok = tw_expand_rows_all_rolls(&c, &positions[0, 0], n, &par, &rol)
+        if ok:
             tw_out_trim(&c)
             tw_vec64_trim(&par)
             tw_vec64_trim(&rol)
     tw_ctx_free(&c)
-    if oom:
+    if not ok:
         tw_out_free(&c)
         tw_vec64_free(&par)
         tw_vec64_free(&rol)
         raise MemoryError()
     return (_own_array(c.out, c.outbytes, 2, c.nout, 56, cnp.NPY_UINT8),
-            _own_array(par.p, par.bytes, 1, par.n, 0, cnp.NPY_INT64),
-            _own_array(rol.p, rol.bytes, 1, rol.n, 0, cnp.NPY_INT64))
+            _own_array(par.p, par.bytes, 1, c.nout, 0, cnp.NPY_INT64),
+            _own_array(rol.p, rol.bytes, 1, c.nout, 0, cnp.NPY_INT64))
 
 
 # --- canonical sequences for Position.legal_moves ---------------------------------------------
@@ -479,6 +301,22 @@ cdef object _step(int p, int t, int d, int hit):
         s = Step(p, t, d, bool(hit))
         _STEP_CACHE[key] = s
     return s
+
+
+cdef tuple _steps_of(const tw_rec *r):
+    return tuple([_step(r.steps[j].p, r.steps[j].t, r.steps[j].d, r.steps[j].hit) for j in range(r.nsteps)])
+
+
+cdef _dice(dice):
+    """A roll as two ints in 1..6 (tawla.errors.InvalidDice otherwise)."""
+    try:
+        d1, d2 = dice
+        d1, d2 = operator.index(d1), operator.index(d2)
+    except (TypeError, ValueError):
+        raise InvalidDice(f"dice must be a pair of integers in 1..6, not {dice!r}") from None
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise InvalidDice(f"dice must be in 1..6, not {dice!r}")
+    return d1, d2
 
 
 def legal_sequences(bytes row, dice, Params params):
@@ -502,16 +340,13 @@ def legal_sequences(bytes row, dice, Params params):
         Empty when the turn passes.
     """
     cdef tw_ctx *c = &_seq_ctx
-    cdef int d1, d2, ok, best = 0, hi, high_only = 0, nd, eff, j
+    cdef int d1, d2
     cdef size_t i
     cdef tw_rec *r
     global _seq_ready
     if len(row) != 56:
         raise InvalidId("a packed row has 56 bytes")
-    d1, d2 = dice
-    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        raise InvalidDice(f"dice must be in 1..6, not {dice!r}")
-    cdef const uint8_t *src = row
+    d1, d2 = _dice(dice)
     # one context, reused under the GIL (a single position is too small to release it)
     if not _seq_ready:
         if not tw_ctx_init(c, &params.p):
@@ -519,46 +354,131 @@ def legal_sequences(bytes row, dice, Params params):
         _seq_ready = 1
     c.P = &params.p
     c.oom = 0
-    ok = tw_sequences(c, src, d1, d2)
-    if not ok:
+    if not tw_sequences(c, <const uint8_t *> row, d1, d2):
         tw_ctx_free(c)
         _seq_ready = 0
         raise MemoryError()
-    nd = 4 if d1 == d2 else 2
-    hi = d1 if d1 > d2 else d2
     out = []
     try:
-        for i in range(c.nrec):
-            r = &c.rec[i]
-            eff = nd if r.ended else r.nsteps
-            if eff > best:
-                best = eff
-        if best == 0:
-            return out
-        if best == 1 and d1 != d2:
-            for i in range(c.nrec):
-                if c.rec[i].nsteps == 1 and not c.rec[i].ended and c.rec[i].first_die == hi:
-                    high_only = 1
         seen = set()
-        for i in range(c.nrec):
+        for i in range(tw_sequences_keep(c)):
             r = &c.rec[i]
-            eff = nd if r.ended else r.nsteps
-            if eff != best:
-                continue
-            if high_only and r.first_die != hi:
-                continue
             after = (<char *> r.row)[:56]
             if after in seen:
                 continue
             seen.add(after)
-            steps = []
-            for j in range(r.nsteps):
-                steps.append(_step(r.steps[j].p, r.steps[j].t, r.steps[j].d, r.steps[j].hit))
-            steps = tuple(steps)
-            out.append((steps, after, bool(r.ended)))
+            out.append((_steps_of(r), after, bool(r.ended)))
         return out
     finally:
         c.P = NULL
+
+
+# --- step-by-step play (RULES.md 1.3) -----------------------------------------------------------
+cdef tw_turn _turn
+cdef bint _turn_ready = 0
+
+
+cdef str _pt(int p):
+    return "bar" if p == 25 else "off" if p == 0 else str(p)
+
+
+cdef tw_turn *_play(bytes start_row, dice, played_hops, Params params) except NULL:
+    """The turn of ``start_row`` with ``dice`` after ``played_hops``, checked hop by hop."""
+    global _turn_ready
+    cdef int d1, d2, a, b, d, rc, n, i
+    cdef tw_step legal[TW_MAX_STEPS]
+    if len(start_row) != 56:
+        raise InvalidId("a packed row has 56 bytes")
+    d1, d2 = _dice(dice)
+    if not _turn_ready:
+        if not tw_turn_init(&_turn, &params.p):
+            raise MemoryError()
+        _turn_ready = 1
+    if not tw_turn_begin(&_turn, &params.p, <const uint8_t *> start_row, d1, d2):
+        tw_turn_free(&_turn)
+        _turn_ready = 0
+        raise MemoryError()
+    for hop in played_hops:
+        try:
+            if len(hop) not in (3, 4):
+                raise TypeError
+            a, b, d = hop[0], hop[1], hop[2]
+        except (TypeError, OverflowError):
+            raise IllegalMove(f"a played hop is (from_point, to_point, die), not {hop!r}", text=str(hop)) from None
+        rc = tw_turn_play(&_turn, a, b, d)
+        if rc == 1:
+            n = tw_turn_singles(&_turn, legal)
+            raise IllegalMove(f"step {_pt(a)}/{_pt(b)} with a {d} is not legal now", text=f"{a}/{b}",
+                              legal=[_step(legal[i].p, legal[i].t, legal[i].d, legal[i].hit) for i in range(n)])
+        if rc == 2:
+            raise IllegalMove("the game is already over this turn", text=str(hop))
+        if rc == 3:
+            why = "the game is over" if _turn.over else "the turn passes"
+            raise IllegalMove(f"no step is legal: {why}", text=str(hop))
+    return &_turn
+
+
+def turn_steps(bytes start_row, dice, played_hops, Params params):
+    """The legal next steps of a partial turn (``tawla.legal_steps``, RULES.md 1.3).
+
+    Parameters
+    ----------
+    start_row : bytes
+        The packed row at the start of the turn (56 bytes, mover's seat).
+    dice : (int, int)
+    played_hops : sequence of (from_point, to_point, die)
+        The single hops already made this turn, in order (25 the bar, 0 off).
+    params : Params
+
+    Returns
+    -------
+    singles : list of tawla.Step
+        The legal next single steps, dice high to low, from-points high to low.
+    combined : list of tawla.Step
+        One checker's combined steps, ``die`` the tuple of dice in the order used, ``hit``
+        whether any part hits or pins; in ``legal_steps``' order.
+    ended : bool
+        Whether the game ended during the hops played.
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        A played hop that was not a legal next step (or came after the game ended).
+    tawla.errors.InvalidDice, tawla.errors.InvalidId
+    """
+    cdef tw_turn *T = _play(start_row, dice, played_hops, params)
+    cdef tw_step singles[TW_MAX_STEPS]
+    cdef tw_path comb[TW_MAX_PATHS]
+    cdef int ns, nc, i
+    ns = tw_turn_steps(T, singles, comb, &nc)
+    return ([_step(singles[i].p, singles[i].t, singles[i].d, singles[i].hit) for i in range(ns)],
+            [Step(comb[i].p, comb[i].t, tuple([comb[i].d[j] for j in range(comb[i].n)]), bool(comb[i].hit))
+             for i in range(nc)],
+            bool(T.ended))
+
+
+def turn_finals(bytes start_row, dice, played_hops, Params params):
+    """Every legal final position reachable from a partial turn (``Match._completions``,
+    restricted to the legal moves), with a continuation.
+
+    Parameters are those of :func:`turn_steps` (the hops are checked the same way).
+
+    Returns
+    -------
+    list of (after, continuation)
+        ``after`` the final row (bytes, mover's seat), ``continuation`` the hops that reach it
+        from the hops played (a tuple of single :class:`tawla.Step`; the first found trying
+        dice high to low and from-points high to low). A pass gives the start row with no
+        hops, a game that ended during the hops its row; a game over before the turn, [].
+    """
+    global _turn_ready
+    cdef tw_turn *T = _play(start_row, dice, played_hops, params)
+    cdef size_t i
+    if not tw_turn_finals(T):
+        tw_turn_free(&_turn)
+        _turn_ready = 0
+        raise MemoryError()
+    return [((<char *> T.c.rec[i].row)[:56], _steps_of(&T.c.rec[i])) for i in range(T.c.nrec)]
 
 
 # --- results and playouts ------------------------------------------------------------------------

@@ -1,13 +1,21 @@
-"""Bear-off databases: GNU Backgammon's tables, exact recursion, API and cache (build times: bench/bench_bearoff.py)."""
+"""Bear-off databases: GNU Backgammon's tables, exact recursion, the numpy builder against the
+compiled one, API and cache (build times: bench/bench_bearoff.py).
+
+The tables checked against gnubg and the exact recursion are the numpy builder's; the
+compiled builder is checked to give the same tables."""
 
 import numpy as np
 import pytest
 
 import tawla
-from tawla.native import _bearoff
-from tawla import bearoff as bo
+from tawla import native
+from tawla.errors import InvalidPosition
+from tawla.evaluation import bearoff as bo
+from tawla.evaluation import bearoff_build as nb
 
 from conftest import require_module
+
+compiled = pytest.mark.skipif(native.fast_bearoff is None, reason="the compiled builder is not built (or hidden)")
 
 Q = 1 / 65535  # gnubg stores 16-bit probabilities
 
@@ -25,17 +33,41 @@ def _cache(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def one():
-    a, f = _bearoff.build_one_sided(15)
-    return a, f
+    return nb.build_one_sided(15)
+
+
+@pytest.fixture(scope="module")
+def two():
+    return nb.build_two_sided(6)
 
 
 def test_sizes_and_index():
-    assert _bearoff.n_positions(15) == bo.ONE_SIDED_POSITIONS == 54264
-    assert _bearoff.n_positions(6) ** 2 == bo.TWO_SIDED_POSITIONS == 853776
-    t = _bearoff.unrank(15)
+    assert nb.n_positions(15) == bo.ONE_SIDED_POSITIONS == 54264
+    assert nb.n_positions(6) ** 2 == bo.TWO_SIDED_POSITIONS == 853776
+    t = nb.unrank(15)
     assert np.array_equal(bo.index(t), np.arange(len(t)))
-    assert np.array_equal(_bearoff.rank_array(t), np.arange(len(t)))
     assert t[:924].sum(axis=1).max() == 6 and t[924:].sum(axis=1).min() == 7
+    assert len(np.unique(t, axis=0)) == len(t) and t.min() == 0 and t.sum(axis=1).max() == 15
+
+
+@compiled
+def test_compiled_index_and_children_equal_numpy():
+    c = native.fast_bearoff
+    t = nb.unrank(15)
+    assert c.n_positions(15) == nb.n_positions(15) and c.n_positions(6) == nb.n_positions(6)
+    assert np.array_equal(c.unrank(15), t) and np.array_equal(c.rank_array(t), np.arange(len(t)))
+    rng = np.random.default_rng(4)
+    for r in rng.integers(1, len(t), 40):
+        for d1, d2 in nb.ROLL_DICE:
+            assert nb.children(t[r], d1, d2) == c.children(t[r], d1, d2), (t[r], d1, d2)
+
+
+@compiled
+def test_compiled_tables_equal_numpy(one, two):
+    """The numpy builder keeps the compiled builder's play among equal ones: same tables."""
+    a, f = native.fast_bearoff.build_one_sided(15)
+    assert np.abs(a - one[0]).max() < 1e-12 and np.abs(f - one[1]).max() < 1e-12
+    assert np.abs(native.fast_bearoff.build_two_sided(6) - two).max() < 1e-12
 
 
 def test_one_sided_normalised(one):
@@ -45,9 +77,8 @@ def test_one_sided_normalised(one):
     assert a[:, -1].max() == 0  # 32 rolls always suffice
 
 
-def test_two_sided_shape_and_range():
-    p = _bearoff.build_two_sided(6)
-    assert p.shape == (853776,) and p.min() >= 0 and p.max() <= 1
+def test_two_sided_shape_and_range(two):
+    assert two.shape == (853776,) and two.min() >= 0 and two.max() <= 1
 
 
 def test_one_sided_vs_gnubg_every_position(one):
@@ -61,7 +92,7 @@ def test_one_sided_vs_gnubg_every_position(one):
     """
     g = require_module("gnubg_nn")
     a, _ = one
-    t = _bearoff.unrank(15)
+    t = nb.unrank(15)
     G = np.zeros_like(a)
     G[0, 0] = 1
     for r in range(1, len(t)):
@@ -90,7 +121,7 @@ def _rows(points):
 @pytest.fixture(scope="module")
 def small_moves():
     """For every position of up to 3 checkers: {roll index: set of child positions}."""
-    t = _bearoff.unrank(3)
+    t = nb.unrank(3)
     pts = [tuple(int(v) for v in x) for x in t if sum(x)]
     ch, par, roll = tawla.expand_all_rolls(_rows(pts), ruleset="backgammon")
     kids = {p: {k: set() for k in range(21)} for p in pts}
@@ -124,7 +155,7 @@ def test_one_sided_exact_recursion(one, small_moves):
         assert np.allclose(f[r], fd, atol=1e-12), p
 
 
-def test_two_sided_exact_recursion(small_moves):
+def test_two_sided_exact_recursion(small_moves, two):
     w = tawla.ROLL_WEIGHTS
     pts = sorted(small_moves, key=lambda p: sum((i + 1) * n for i, n in enumerate(p)))
     empty = (0,) * 6
@@ -146,16 +177,17 @@ def test_two_sided_exact_recursion(small_moves):
                 P[x, y] = sum(w[k] * max(1 - pw(y, c) for c in small_moves[x][k]) for k in range(21))
     xs = np.array([k[0] for k in P])
     ys = np.array([k[1] for k in P])
-    got = bo.two_sided_many(xs, ys)
-    assert np.abs(got - np.array(list(P.values()))).max() < 1e-12
+    want = np.array(list(P.values()))
+    assert np.abs(bo.two_sided_many(xs, ys) - want).max() < 1e-12
+    assert np.abs(two[bo.index(xs) * 924 + bo.index(ys)] - want).max() < 1e-12
 
 
-def test_two_sided_vs_gnubg_sample():
+def test_two_sided_vs_gnubg_sample(two):
     g = require_module("gnubg_nn")
-    t = _bearoff.unrank(6)
+    t = nb.unrank(6)
     rng = np.random.default_rng(6)
     ia, ib = rng.integers(1, 924, (2, 500))
-    mine = bo.two_sided_many(t[ia], t[ib])
+    mine = two[ia * 924 + ib]
     for k in range(500):
         board = [[0] * 25, [0] * 25]  # gnubg: [opponent, on roll]
         board[1][:6] = [int(v) for v in t[ia[k]]]
@@ -182,11 +214,14 @@ def test_api_shapes_and_values():
     assert v.shape == (3,) and np.all(v == 1.0)
     assert bo.mean_rolls((0, 0, 0, 0, 0, 1)) == pytest.approx(1.25)
     assert tawla.bearoff is bo
-    for bad in [(1, 2, 3), (-1, 0, 0, 0, 0, 0), (16, 0, 0, 0, 0, 0)]:
-        with pytest.raises(ValueError):
-            bo.one_sided(bad)
-    with pytest.raises(ValueError):
+    for bad in [(1, 2, 3), (-1, 0, 0, 0, 0, 0), (16, 0, 0, 0, 0, 0), (0.5, 0, 0, 0, 0, 0), ("a",) * 6]:
+        for f in (bo.one_sided, bo.one_sided_many, bo.mean_rolls, bo.index):
+            with pytest.raises(InvalidPosition):
+                f(bad)
+    with pytest.raises(InvalidPosition):
         bo.two_sided((7, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0))
+    with pytest.raises(InvalidPosition):
+        bo.two_sided_many((1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 1))
 
 
 def test_cache_dir_env(tmp_path, monkeypatch):
@@ -206,6 +241,29 @@ def test_cache_dir_env(tmp_path, monkeypatch):
         mtime = (d / files[0]).stat().st_mtime_ns
         assert bo.one_sided((0, 0, 0, 0, 0, 1))[0] == pytest.approx(0.75)
         assert (d / files[0]).stat().st_mtime_ns == mtime
+    finally:
+        bo._tables.clear()
+        bo._tables.update(saved)
+
+
+def test_build_without_the_compiled_builder(tmp_path, monkeypatch, one, two):
+    """With the compiled builder hidden the API asks the numpy builder (here for the tables
+    the fixtures built with it) and caches its tables. (tests/test_fallback.py builds them
+    for real without the compiled modules.)"""
+    calls = []
+    monkeypatch.setattr(native, "fast_bearoff", None)
+    monkeypatch.setattr(nb, "build_one_sided", lambda checkers: calls.append(("one", checkers)) or one)
+    monkeypatch.setattr(nb, "build_two_sided", lambda checkers: calls.append(("two", checkers)) or two)
+    monkeypatch.setenv("TAWLA_CACHE", str(tmp_path))
+    saved = dict(bo._tables)
+    try:
+        bo._tables.clear()
+        bo.build()
+        assert calls == [("one", 15), ("two", 6)]
+        assert np.array_equal(bo._tables["one"], np.stack(one, axis=1))
+        assert np.array_equal(bo._tables["two"], two)
+        assert bo.mean_rolls((0, 0, 0, 0, 0, 1)) == pytest.approx(1.25)
+        assert sorted(x.name for x in tmp_path.iterdir()) == ["bearoff1_6x15_v1.npy", "bearoff2_6x6_v1.npy"]
     finally:
         bo._tables.clear()
         bo._tables.update(saved)

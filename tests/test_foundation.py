@@ -291,7 +291,7 @@ def test_cli_moves(capsys):
     assert "16 legal plays" in out and "8/5 6/5" in out
     assert main(["moves", "27YBAAAAACAAAA", "54"]) == 0
     assert "turn passes" in capsys.readouterr().out
-    assert main(["moves", "4HPwATDgc/ABMA", "71"]) == 1
+    assert main(["moves", "4HPwATDgc/ABMA", "71"]) == 2  # bad dice text is a usage error
     assert main(["moves", "garbage", "31"]) == 1
     assert main(["frobnicate"]) == 2
 

@@ -102,14 +102,26 @@ class TestHouse:
     def test_overrides_and_validation(self):
         assert tawla.get_house("federation", turn_time=90).turn_time == 90
         assert tawla.get_house("federation", turn_time=None).turn_time is None
-        with pytest.raises(errors.InvalidAction):
+        with pytest.raises(errors.ConfigError):
             tawla.get_house("federation", turn_time=50)
-        with pytest.raises(errors.UnsupportedRuleset):
+        with pytest.raises(errors.ConfigError) as e:
             tawla.get_house("casino")
-        with pytest.raises(errors.UnsupportedRuleset):
+        assert type(e.value) is errors.ConfigError  # an unknown house is not an unknown ruleset
+        with pytest.raises(errors.ConfigError) as e:
             tawla.get_house("saharat", colour="red")
-        with pytest.raises(errors.InvalidAction):
+        assert type(e.value) is errors.ConfigError
+        with pytest.raises(errors.ConfigError):
             tawla.get_house("saharat", stake=-1)
+        with pytest.raises(errors.ConfigError):
+            tawla.get_house("saharat", fee_percent=101)
+        with pytest.raises(errors.ConfigError):
+            tawla.get_house("saharat", step_time=0)
+        with pytest.raises(errors.ConfigError):
+            tawla.get_house("federation", lengths={"tawla31": (0, 11)})
+        with pytest.raises(errors.ConfigError):
+            tawla.get_house("federation", default_length={"adi": 3, "tawla31": 7})
+        with pytest.raises(errors.ConfigError):
+            tawla.HouseRules.from_dict({**tawla.get_house("federation").to_dict(), "turn_time": 50})
         with pytest.raises(errors.UnsupportedRuleset):
             tawla.get_house("saharat", ruleset_options={"mother_rule": "greek"})
         h = tawla.get_house("saharat", ruleset_options={"mother_rule": "plakoto", "opening_reroll": True})
@@ -119,18 +131,22 @@ class TestHouse:
         assert hash(h) == hash(tawla.get_house(h))
 
     def test_lengths_and_rulesets(self):
-        with pytest.raises(errors.InvalidAction):
+        with pytest.raises(errors.ConfigError):
             Match("tawla31", "federation", 7, rng=1)
-        with pytest.raises(errors.InvalidAction):
+        with pytest.raises(errors.ConfigError):
             Match("adi", "saharat", 3, rng=1)
-        with pytest.raises(errors.InvalidAction):
+        with pytest.raises(errors.ConfigError):
             Match("adi", "federation", 0, rng=1)  # no money sessions
+        with pytest.raises(errors.ConfigError):
+            Match("adi", "federation", -3, rng=1)
         with pytest.raises(errors.UnsupportedRuleset):
             Match("backgammon", "saharat", 5, rng=1)
         with pytest.raises(errors.UnsupportedRuleset):
             Match("mahbusa", "federation", rng=1)
-        with pytest.raises(errors.InvalidAction):
+        with pytest.raises(errors.ConfigError):
             Match("adi", tawla.get_house("international", stake=10), 0, rng=1)  # coin money session
+        with pytest.raises(errors.InvalidAction):
+            Match("adi", "federation", 3, players=("a", "b", "c"), rng=1)
         assert Match("31", "federation", rng=1).length == 11
         assert Match("adi", "federation", rng=1).length == 3
         assert Match("mahbusa", "saharat", rng=1).length == 5
@@ -766,6 +782,72 @@ class TestJson:
                 if g["winner"] is not None:
                     tot[g["winner"]] += g["points"]
             assert tuple(tot) == m.score and max(m.score) >= L and m.score[m.winner] >= L
+
+
+# --- actions are all-or-nothing; what a turn keeps between actions --------------------------------
+class TestTransactions:
+    def test_a_failing_timeout_policy_changes_nothing(self):
+        def boom(position, dice, played, candidates):
+            raise ValueError("policy failed")
+
+        def stranger(position, dice, played, candidates):
+            return tawla.get_ruleset("bg").initial_position().legal_moves((3, 1))[0]
+
+        c = Clock(0)
+        for seed in range(40):
+            m = Match("bg", tawla.get_house("international", turn_time=60), 7, rng=seed, clock=c)
+            if m.phase == "move" and len(m.legal_moves()) > 1:
+                break
+        s = m.legal_steps()[0]
+        m.step(m.turn, s.from_point, s.to_point, dice=s.dice)
+        for policy, exc in ((boom, ValueError), (stranger, errors.InvalidAction)):
+            m2 = Match.from_json(m.to_json(), clock=c, timeout_policy=policy)
+            snapshot_unchanged(m2, lambda: m2.on_timeout(60), exc)
+            assert m2.legal_steps() == m.legal_steps() and m2.played_steps == m.played_steps
+
+    def test_a_roll_that_fails_after_the_throw_puts_the_dice_back(self):
+        # one checker left on point 1: every roll bears it off (a forced move, the turn ends at
+        # once), and a cube that is not a power of two makes the end of the turn fail
+        m = Match("bg", "international", 7, rng=3)
+        board = pos("bg", {1: 1}, {19: 15})
+        bad = craft(m, board=board, turn=0, phase="roll", cube=3, owner=1)
+        rng_before = json.loads(bad.to_json())["state"]["rng"]
+        snapshot_unchanged(bad, lambda: bad.roll(0), errors.InvalidAction)  # the rng state included
+        good = craft(m, board=board, turn=0, phase="roll", cube=2, owner=1)
+        assert json.loads(good.to_json())["state"]["rng"] == rng_before
+        good.roll(0)  # the same roll with a good cube: dice thrown, the game won
+        assert json.loads(good.to_json())["state"]["rng"] != rng_before
+        assert good.games[-1]["winner"] == 0 and good.games[-1]["points"] == 2 * 2
+
+    @pytest.mark.parametrize("rs, house", [("bg", "international"), ("tawla31", "federation"),
+                                           ("mahbusa", "saharat"), ("adi", "saharat")])
+    def test_kept_lit_steps_equal_a_fresh_load_at_every_step_and_undo(self, rs, house):
+        rng = np.random.default_rng(4)
+        m = Match(rs, house, rng=21)
+        checked = 0
+        for _ in range(400):
+            if m.phase == "over":
+                break
+            if m.phase != "move":
+                m.roll(m.turn)
+                continue
+            js = m.to_json()
+            fresh = Match.from_json(js)
+            assert m.legal_steps() == fresh.legal_steps()
+            assert m.legal_moves() == fresh.legal_moves()
+            assert m.position == fresh.position and m.dice_left == fresh.dice_left
+            assert m.to_json() == js  # queries leave the state as it is
+            checked += 1
+            lit = m.legal_steps()
+            x = rng.random()
+            if m.played_steps and x < 0.3:
+                m.undo(m.turn)
+            elif lit:
+                s = lit[int(rng.integers(len(lit)))]
+                m.step(m.turn, s.from_point, s.to_point, dice=s.dice)
+            else:
+                m.confirm(m.turn)
+        assert checked > 50
 
 
 # --- .mat export --------------------------------------------------------------------------------

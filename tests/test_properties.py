@@ -10,10 +10,9 @@ game is checked:
   replaying the steps reaches the move's final position;
 * after every step: 15 checkers per side, no point holds both colours except a Mahbusa pin
   stack of exactly one pinned checker, no illegal wall (T31S, §6.5);
-* no legal move uses fewer dice than another, except moves that end the game with checkers
-  still on the board (quadrant lock, mother rule: D17; the last checker borne off counts the
-  dice it used, vector G5), and a move that uses one die of a non-double uses the larger one
-  when any move does;
+* every legal move counts the same number of dice, §1.4's len' (D17: a game end with mover
+  checkers still on the board counts every die, the last checker borne off the dice it used),
+  and a move that uses one die of a non-double uses the larger one when any move does;
 * each game ends with a win or a frozen draw, scored as §1.8 (the score recomputed here);
 * backgammon and adi never reach a position where neither side can step (§1.7).
 
@@ -265,9 +264,8 @@ def oracle_finals(r, b: Board, dice) -> dict:
             rest.remove(d)
             for _, n in oracle_next(r, s, d):
                 moved = True
-                if oracle_ended(r, n):  # D17: the last checker off counts its dice
-                    counted = len(all_dice) if n.me[0] < 15 else used + 1
-                    found.append((counted, first or d, n.key(), True))
+                if oracle_ended(r, n):  # D17: len' is every die unless the last checker came off
+                    found.append((len(all_dice) if n.me[0] < 15 else used + 1, first or d, n.key(), True))
                 else:
                     rec(n, rest, first or d, used + 1)
         if not moved:
@@ -360,17 +358,13 @@ def check_turn(r, position, dice, moves, stats):
         # a move that stops early could not have gone on (nothing playable with the dice left)
         if not m.ended and len(m.steps) < n_dice:
             assert not any(True for d in set(remaining) for _ in oracle_next(r, b, d)), (position.id(), dice)
-    # 3. the max-dice rule: every non-ending move uses the same number of dice; with an ending
-    #    move among them, that number is all of them (D17); one die of a non-double: the larger
-    def on_board_end(m):  # ends the game with checkers of the mover still on the board
-        return m.ended and m.after[0] < 15
-
-    lengths = {len(m.steps) for m in moves if not on_board_end(m)}
-    assert len(lengths) <= 1, (position.id(), dice, lengths)
-    if any(on_board_end(m) for m in moves):
-        assert lengths <= {n_dice}
-        assert all(len(m.steps) <= n_dice for m in moves)
-    if lengths == {1} and dice[0] != dice[1] and not any(on_board_end(m) for m in moves):
+    # 3. the max-dice rule: every move counts the same number of dice, len' (D17: a game end with
+    #    mover checkers on the board counts all of them, the last checker borne off the dice it
+    #    used); one die of a non-double: the larger
+    counted = {n_dice if m.ended and m.after[0] < 15 else len(m.steps) for m in moves}
+    assert len(counted) <= 1, (position.id(), dice, counted)
+    assert all(len(m.steps) <= n_dice for m in moves)
+    if counted == {1} and dice[0] != dice[1]:
         dies = {m.steps[0].die for m in moves}
         if max(dice) in dies:
             assert dies == {max(dice)}, (position.id(), dice)
@@ -613,19 +607,17 @@ def test_hypothesis_boards_match_the_oracle(label, seed, a, b, engine_name):
 # Step-by-step play (§1.3): legal_steps along a random legal move
 # =================================================================================================
 def _oracle_best(r, b: Board, remaining) -> int:
-    """How many more dice can be used from b (a step that ends the game with checkers on the
-    board counts them all; the last checker off counts one, D17)."""
+    """How many more dice can be used from b (D17: a game-ending step counts them all, unless it
+    bore off the last checker: then it counts one)."""
     best = 0
     for d in set(remaining):
         rest = list(remaining)
         rest.remove(d)
         for _, n in oracle_next(r, b, d):
             if oracle_ended(r, n):
-                if n.me[0] < 15:
-                    return len(remaining)
-                best = max(best, 1)
-                continue
-            best = max(best, 1 + _oracle_best(r, n, rest))
+                best = max(best, len(remaining) if n.me[0] < 15 else 1)
+            else:
+                best = max(best, 1 + _oracle_best(r, n, rest))
             if best == len(remaining):
                 return best
     return best
@@ -638,7 +630,7 @@ def _oracle_next_singles(r, b, dice, remaining, used, target) -> list:
         rest = list(remaining)
         rest.remove(d)
         for (p, t), n in oracle_next(r, b, d):
-            if oracle_ended(r, n):
+            if oracle_ended(r, n):  # D17
                 total = n_dice if n.me[0] < 15 else used + 1
             else:
                 total = used + 1 + _oracle_best(r, n, rest)

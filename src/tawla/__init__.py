@@ -11,7 +11,7 @@ Quick use::
         print(move)
 """
 
-from . import bearoff, errors
+from . import errors
 from .batch import PlayoutResult, expand, expand_all_rolls, playout
 from .bots import Bot, CubeAction
 from .core.dice import ROLL_WEIGHTS, ROLLS
@@ -19,10 +19,9 @@ from .core.layout import PACKED_WIDTH
 from .core.moves import Move
 from .core.results import GameResult
 from .core.steps import Step
-from .evaluate import evaluate
+from .evaluation import bearoff, evaluate
 from .formats.gnubg import MatchState
-from .house import HouseRules, get_house
-from .match import Match
+from .match import HouseRules, Match, get_house
 from .notation import parse_move
 from .position import Position, array_to_ids, array_to_positions, ids_to_array, positions_to_array
 from .reference.scoring import OpeningRoll, opening_roll

@@ -18,7 +18,10 @@ Measures
 * a 2-thread run: two threads each calling ``expand`` on half the batch (the GIL is
   released), speed-up over one thread;
 * random games per second: ``tawla.playout`` (fast, C loop), the reference engine, gnubg_nn
-  (random choice among ``gnubg_nn.moves``), OpenSpiel (random actions).
+  (random choice among ``gnubg_nn.moves``), OpenSpiel (random actions);
+* match actions per CPU second through the public :class:`~tawla.Match` API
+  (:func:`measure_match`): random single steps (roll, step, confirm) and random whole moves
+  (roll, play) for tawla31 and backgammon, and the JSON record's cost per logged event.
 
 All times are wall-clock (``time.perf_counter``), best of the repeats; on a busy machine the
 numbers move, the ratios in one run much less.
@@ -40,15 +43,24 @@ import numpy as np
 
 from .batch import expand, expand_all_rolls, fast_available, playout, random_positions
 from .core.dice import ROLLS
+from .errors import ConfigError
+from .match import Match
+from .native import turn_engine
 from .position import Position, positions_to_array
 from .rules import RULESET_IDS, get_ruleset
 
-__all__ = ["main", "run", "load_w1", "workload"]
+__all__ = ["main", "run", "load_w1", "workload", "MATCH_TABLES", "match_step_actions",
+           "match_move_actions", "measure_match"]
 
 TARGET_NS_W1 = 15.0
 TARGET_NS_W2 = 30.0
 TARGET_THREADS = 1.7
 TARGET_GAMES = 20_000
+TARGET_MATCH_ACTIONS = 50_000
+
+MATCH_TABLES = {"tawla31": ("federation", 31), "backgammon": ("international", 0)}
+"""The tables of the match-action workloads: ruleset -> (house, length); no clock, so no
+timers; the backgammon table is a money session that nobody leaves."""
 
 
 def w1_ids(kind: str | None = None) -> list:
@@ -269,15 +281,16 @@ def _row(cols, widths):
 
 
 def run(workload_name="W1", ruleset="backgammon", *, repeat=5, ref_sample=100, external=True,
-        playout_games=20_000, ref_games=20, variants=True, out=print) -> dict:
-    """Measure and print the table; returns the raw measurements."""
+        playout_games=20_000, ref_games=20, variants=True, match_actions=20_000, out=print) -> dict:
+    """Measure and print the table; returns the raw measurements (``match_actions``: actions
+    per match workload, :func:`measure_match`)."""
 
     r = get_ruleset(ruleset)
     if not fast_available():
         out("tawla bench: the fast engine is not built; nothing to measure")
         return {}
     if workload_name.upper() == "W1" and not r.has_bar:
-        raise SystemExit("W1 is a backgammon workload: use --ruleset backgammon/adi, or --workload W2")
+        raise ConfigError("W1 is a backgammon workload: use --ruleset backgammon/adi, or --workload W2")
     arr = workload(workload_name, r)
     res = {"workload": workload_name.upper(), "ruleset": r.name}
     cpu = platform.processor() or platform.machine()
@@ -393,7 +406,129 @@ def run(workload_name="W1", ruleset="backgammon", *, repeat=5, ref_sample=100, e
     out(f"target: >= {TARGET_GAMES:,} random games/s ({r.name}): {gps:,.0f} wall "
         f"({'met' if gps >= TARGET_GAMES else 'NOT met'}), {gps_cpu:,.0f} cpu "
         f"({'met' if gps_cpu >= TARGET_GAMES else 'NOT met'})")
+    # match actions
+    mm = measure_match(match_actions)
+    res["match"] = mm
+    out("")
+    out(f"match actions through the public API ({match_actions:,} per workload; turn search on the "
+        f"{turn_engine()} engine)")
+    out("steps: roll, a random lit step, confirm; moves: roll, play a random legal move; "
+        "JSON: us per logged event (next: the to_json after one more action)")
+    widths = (34, 17, 12, 12, 9, 9, 10, 10)
+    out(_row(("match actions", "table", "steps/cpu s", "moves/cpu s", "x target", "to_json", "next",
+              "from_json"), widths))
+    for name, x in mm.items():
+        house, length = MATCH_TABLES[name]
+        out(_row((name, f"{house} {length}", f"{x['steps']:,.0f}", f"{x['moves']:,.0f}",
+                  f"{min(x['steps'], x['moves']) / TARGET_MATCH_ACTIONS:.2f}", f"{x['to_json_us']:.2f}",
+                  f"{x['to_json_next_us']:.3f}", f"{x['from_json_us']:.2f}"), widths))
+    worst = min(min(x["steps"], x["moves"]) for x in mm.values())
+    out(f"target: >= {TARGET_MATCH_ACTIONS:,} actions per CPU second: slowest {worst:,.0f} "
+        f"({'met' if worst >= TARGET_MATCH_ACTIONS else 'NOT met'})")
     return res
+
+
+def _new_table(ruleset, seed):
+    house, length = MATCH_TABLES[ruleset]
+    return Match(ruleset, house, length, rng=seed)
+
+
+def match_step_actions(ruleset: str, n_actions: int, seed: int = 1):
+    """Play ``n_actions`` random legal single-step actions through the public API.
+
+    Each action is a :meth:`~tawla.Match.roll`, a :meth:`~tawla.Match.step` (a random step of
+    :meth:`~tawla.Match.legal_steps`, combined steps included, with its dice) or a
+    :meth:`~tawla.Match.confirm` once nothing is lit; a finished match is replaced by a new
+    one (:data:`MATCH_TABLES`).
+
+    Returns
+    -------
+    (float, Match)
+        The calling thread's CPU seconds for the ``n_actions`` actions (the ``legal_steps``
+        queries included), and the last match.
+    """
+    rnd = random.Random(seed)
+    m = _new_table(ruleset, seed)
+    c = time.thread_time()
+    for _ in range(n_actions):
+        phase = m.phase
+        if phase == "roll":
+            m.roll(m.turn)
+        elif phase == "move":
+            lit = m.legal_steps()
+            if lit:
+                s = lit[rnd.randrange(len(lit))]
+                m.step(m.turn, s.from_point, s.to_point, dice=s.dice)
+            else:
+                m.confirm(m.turn)
+        else:
+            m = _new_table(ruleset, rnd.randrange(1 << 30))
+    return time.thread_time() - c, m
+
+
+def match_move_actions(ruleset: str, n_actions: int, seed: int = 1):
+    """Like :func:`match_step_actions` with whole moves: each action is a roll or a
+    :meth:`~tawla.Match.play` of a random move of :meth:`~tawla.Match.legal_moves`.
+
+    Returns
+    -------
+    (float, Match)
+        CPU seconds (the ``legal_moves`` queries included) and the last match.
+    """
+    rnd = random.Random(seed)
+    m = _new_table(ruleset, seed)
+    c = time.thread_time()
+    for _ in range(n_actions):
+        phase = m.phase
+        if phase == "roll":
+            m.roll(m.turn)
+        elif phase == "move":
+            moves = m.legal_moves()
+            m.play(m.turn, moves[rnd.randrange(len(moves))])
+        else:
+            m = _new_table(ruleset, rnd.randrange(1 << 30))
+    return time.thread_time() - c, m
+
+
+def measure_match(n_actions: int = 20_000, seed: int = 1) -> dict:
+    """Match actions per CPU second and the cost of the JSON record, per table of
+    :data:`MATCH_TABLES`.
+
+    Returns
+    -------
+    dict
+        Per ruleset: ``steps`` and ``moves`` (actions per CPU second of
+        :func:`match_step_actions` and :func:`match_move_actions`), ``events`` (the log of the
+        step workload's match), ``to_json_us`` (µs per logged event for a whole
+        :meth:`~tawla.Match.to_json` of a freshly loaded match), ``to_json_next_us`` (µs per
+        event for the next ``to_json`` after one more action), ``from_json_us`` (µs per event
+        of :meth:`~tawla.Match.from_json`), and ``engine`` (:func:`tawla.native.turn_engine`).
+    """
+    out = {}
+    for ruleset in MATCH_TABLES:
+        match_step_actions(ruleset, min(500, n_actions), seed)  # warm up
+        dt_steps, m = match_step_actions(ruleset, n_actions, seed)
+        dt_moves, _ = match_move_actions(ruleset, n_actions, seed)
+        js = m.to_json()
+        n = len(m.events)
+        c = time.thread_time()
+        loaded = Match.from_json(js)
+        t_from = time.thread_time() - c
+        c = time.thread_time()
+        loaded.to_json()
+        t_to = time.thread_time() - c
+        if loaded.phase == "roll":
+            loaded.roll(loaded.turn)
+        elif loaded.phase == "move" and loaded.legal_steps():
+            s = loaded.legal_steps()[0]
+            loaded.step(loaded.turn, s.from_point, s.to_point, dice=s.dice)
+        c = time.thread_time()
+        loaded.to_json()
+        t_next = time.thread_time() - c
+        out[ruleset] = {"steps": n_actions / max(dt_steps, 1e-9), "moves": n_actions / max(dt_moves, 1e-9),
+                        "events": n, "to_json_us": t_to / n * 1e6, "to_json_next_us": t_next / n * 1e6,
+                        "from_json_us": t_from / n * 1e6, "engine": turn_engine()}
+    return out
 
 
 def main(argv=None) -> int:

@@ -18,7 +18,8 @@ import numpy as np
 from . import native
 from .core.dice import check_dice
 from .core.geometry import own_coords
-from .core.layout import PACKED_WIDTH, pin_bytes, pinned_points
+from .core.layout import (ME_BAR, ME_OFF, OPP, OPP_BAR, OPP_OFF, PACKED_WIDTH, PIN, RESERVED, pin_bytes,
+                          pinned_points)
 from .core.moves import Move, register_position_type
 from .core.results import GameResult
 from .errors import IllegalMove, InvalidAction, InvalidId, InvalidPosition, TawlaError, UnsupportedRuleset
@@ -298,12 +299,12 @@ class Position:
         pinned_me = pinned_points(row)
         return {
             "on_roll": {p: row[p] for p in range(1, 25) if row[p]},
-            "opponent": {p: row[26 + p] for p in range(1, 25) if row[26 + p]},
-            "bar": (row[25], row[51]),
-            "off": (row[0], row[26]),
+            "opponent": {p: row[OPP + p] for p in range(1, 25) if row[OPP + p]},
+            "bar": (row[ME_BAR], row[OPP_BAR]),
+            "off": (row[ME_OFF], row[OPP_OFF]),
             "pinned_on_roll": tuple(sorted(pinned_me)),
             "pinned_opponent": tuple(p for p in range(1, 25)
-                                     if row[p] and row[26 + p] and p not in pinned_me),
+                                     if row[p] and row[OPP + p] and p not in pinned_me),
         }
 
     def pip_count(self) -> tuple[int, int]:
@@ -420,7 +421,7 @@ def _pack_id(row: bytes) -> bytes:
     nib = bytearray(26)
     for i in range(0, 52, 2):
         nib[i // 2] = (row[i] & 0xF) | (row[i + 1] & 0xF) << 4
-    return bytes(nib) + row[52:55] + b"\0"
+    return bytes(nib) + row[PIN:RESERVED] + b"\0"
 
 
 def _unpack_id(raw: bytes, text: str, r: Ruleset) -> bytes:
@@ -429,7 +430,7 @@ def _unpack_id(raw: bytes, text: str, r: Ruleset) -> bytes:
     row = bytearray(PACKED_WIDTH)
     for i in range(26):
         row[2 * i], row[2 * i + 1] = raw[i] & 0xF, raw[i] >> 4
-    row[52:55] = raw[26:29]
+    row[PIN:RESERVED] = raw[26:29]
     row = bytes(row)
     validate_row(row, r)
     return row
@@ -490,7 +491,7 @@ def _diagram(pos: Position) -> str:
     pins = pinned_points(row)
 
     def cell(p):
-        me, opp = row[p], row[26 + p]
+        me, opp = row[p], row[OPP + p]
         if me and opp:
             return (f"{opp}O+x" if p in pins else f"{me}X+o").rjust(5)
         if me:
@@ -507,7 +508,7 @@ def _diagram(pos: Position) -> str:
     lines.append(" " + "".join(cell(p) for p in bottom[:6]) + " |" + "".join(cell(p) for p in bottom[6:]))
     lines.append(" " + "".join(f"{p:5d}" for p in bottom[:6]) + " |" + "".join(f"{p:5d}" for p in bottom[6:]))
     pips = pos.pip_count()
-    lines.append(f" bar X {row[25]} O {row[51]}   off X {row[0]} O {row[26]}   pips X {pips[0]} O {pips[1]}")
+    lines.append(f" bar X {row[ME_BAR]} O {row[OPP_BAR]}   off X {row[ME_OFF]} O {row[OPP_OFF]}   pips X {pips[0]} O {pips[1]}")
     return "\n".join(lines)
 
 

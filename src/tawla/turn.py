@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core.dice import check_dice, expand_dice
-from .core.steps import combined_step, point_name
+from . import native
+from .core.dice import check_dice
+from .core.steps import Step, combined_step, point_name
 from .errors import IllegalMove
-from .native import is_over
-from .reference import engine as ref
+from .reference.turn import after_hops
 
-__all__ = ["legal_steps"]
+__all__ = ["legal_steps", "played_hops"]
 
 
 def legal_steps(position, dice, played_steps=()) -> list:
@@ -23,6 +23,7 @@ def legal_steps(position, dice, played_steps=()) -> list:
     RULES.md §1.3 "step-by-step play": what a board lights up. Besides single steps, a
     checker's one-checker combined moves are listed as one :class:`Step` whose ``die`` is
     the tuple of dice in the order used (``hit`` True if it hits or pins on the way).
+    Computed by :func:`tawla.native.turn_steps` (the compiled engine where it is built).
 
     Parameters
     ----------
@@ -49,85 +50,57 @@ def legal_steps(position, dice, played_steps=()) -> list:
         played_steps = list(played_steps)
     except TypeError:
         raise IllegalMove(f"played_steps must be a sequence of steps, not {played_steps!r}") from None
-    r = position.ruleset
-    s = ref.State.from_row(position.row)
-    dice4 = expand_dice(dice)
-    over = is_over(position.row, r)
-    target = 0 if over else ref.best_length(r, s, dice4)  # M of §1.4
-    if target == 0:
-        if played_steps:
-            why = "the game is over" if over else "the turn passes"
-            raise IllegalMove(f"no step is legal: {why}", text=str(played_steps[0]))
-        return []
-    ctx = _StepContext(r, dice, dice4, target)
-    remaining, used, ended = dice4, 0, False
+    hops = played_hops(played_steps)
+    row, r = position.row, position.ruleset
+    try:
+        singles, combined, _ended = native.turn_steps(row, dice, hops, r)
+    except IllegalMove:
+        raise _explain(row, dice, hops, r) from None
+    return [Step(*x) for x in singles] + _with_hit_points(combined, row, hops, r)
+
+
+def _with_hit_points(combined, row: bytes, hops: tuple, r) -> list:
+    """Combined steps that know where on their route they hit, so that ``str()`` writes
+    each hit (``24/21*/20``)."""
+    board = after_hops(r, row, hops)[0] if hops and any(x[3] for x in combined) else row
+    out = []
+    for a, b, dice, hit in combined:
+        points = ()
+        if hit:
+            route = _expand_played((a, b, dice))
+            points = tuple(q for (_p, q, _d), h in zip(route, after_hops(r, board, route)[1]) if h)
+        out.append(combined_step(a, b, dice, points))
+    return out
+
+
+def played_hops(played_steps) -> tuple:
+    """Played steps (Steps or tuples, single or combined) as single hops ``(from, to, die)``.
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        A step that is not ``(from_point, to_point, die[, hit])`` with dice that lead from
+        ``from_point`` to ``to_point``.
+    """
+    hops = []
     for raw in played_steps:
+        hops += _expand_played(raw)
+    return tuple(hops)
+
+
+def _explain(row, dice, hops, r) -> IllegalMove:
+    """The error for the first played hop that is not a legal next step, naming the legal ones."""
+    for i, (a, b, d) in enumerate(hops):
+        singles, _combined, ended = native.turn_steps(row, dice, hops[:i], r)
         if ended:
-            raise IllegalMove("the game is already over this turn", text=str(raw))
-        for a, b, d in _expand_played(raw):
-            options = [st for st, n, rest in ctx.next_single(s, remaining, used)
-                       if (st.from_point, st.to_point, st.die) == (a, b, d)]
-            if not options:
-                raise IllegalMove(f"step {point_name(a)}/{point_name(b)} with a {d} is not legal now",
-                                  text=f"{a}/{b}", legal=[x[0] for x in ctx.next_single(s, remaining, used)])
-            s = ref.apply_step(r, s, a, b)
-            remaining = _minus(remaining, d)
-            used += 1
-            ended = ref.game_ended(r, s)
-    if ended:
-        return []
-    singles = [st for st, n, rest in ctx.next_single(s, remaining, used)]
-    combined = []
-    for st, n, rest in ctx.next_single(s, remaining, used):
-        _extend(ctx, n, rest, used + 1, st.from_point, st.to_point, (st.die,), _hit_at(st), combined)
-    return singles + combined
-
-
-class _StepContext:
-    def __init__(self, r, dice, dice4, target):
-        self.r, self.dice, self.dice4, self.target = r, dice, dice4, target
-        self.high_only = target == 1 and dice[0] != dice[1]
-
-    def next_single(self, s, remaining, used):
-        """Legal next single steps: those after which the turn can still reach M dice."""
-        out = []
-        for st, n, rest in ref.next_steps(self.r, s, remaining):
-            if ref.game_ended(self.r, n):
-                total = ref.dice_counted(True, n.me[0], used + 1, len(self.dice4))
-            else:
-                total = used + 1 + ref.best_length(self.r, n, rest)
-            if total >= self.target:
-                out.append((st, n, rest))
-        if self.high_only and used == 0:
-            high = max(self.dice)
-            if any(st.die == high for st, _, _ in out):
-                out = [x for x in out if x[0].die == high]
-        return out
-
-
-def _hit_at(step) -> tuple:
-    """The target of a single step as a one-point tuple when it hits, else ()."""
-    return (step.to_point,) if step.hit else ()
-
-
-def _extend(ctx, s, remaining, used, origin, at, dice_used, hits, out):
-    """Append combined steps of the checker now on ``at`` (started on ``origin``; ``hits``:
-    the points where it hit so far)."""
-    if at == 0 or ref.game_ended(ctx.r, s):
-        return
-    for st, n, rest in ctx.next_single(s, remaining, used):
-        if st.from_point != at:
-            continue
-        path_dice = dice_used + (st.die,)
-        route_hits = hits + _hit_at(st)
-        out.append(combined_step(origin, st.to_point, path_dice, route_hits))
-        _extend(ctx, n, rest, used + 1, origin, st.to_point, path_dice, route_hits, out)
-
-
-def _minus(remaining: tuple, d: int) -> tuple:
-    rest = list(remaining)
-    rest.remove(d)
-    return tuple(rest)
+            return IllegalMove("the game is already over this turn", text=f"{a}/{b}")
+        if not any(x[:3] == (a, b, d) for x in singles):
+            if i == 0 and not singles:
+                why = "the game is over" if native.is_over(row, r) else "the turn passes"
+                return IllegalMove(f"no step is legal: {why}", text=f"{a}/{b}")
+            return IllegalMove(f"step {point_name(a)}/{point_name(b)} with a {d} is not legal now",
+                               text=f"{a}/{b}", legal=[Step(*x) for x in singles])
+    return IllegalMove(f"the played steps {list(hops)} are not legal")
 
 
 def _is_int(x) -> bool:
@@ -145,11 +118,14 @@ def _expand_played(raw):
     dice = tuple(d) if isinstance(d, (tuple, list)) else (d,)
     if not (_is_int(a) and _is_int(b) and dice and all(_is_int(x) and 1 <= x <= 6 for x in dice)):
         raise bad
-    hops, p = [], a
+    hops, p = [], int(a)
     for i, die in enumerate(dice):
+        die = int(die)
         q = max(p - die, 0) if i == len(dice) - 1 and b == 0 else p - die
         hops.append((p, q, die))
         p = q
     if p != b:
         raise IllegalMove(f"step {a}/{b} does not match its dice {dice}", text=str(raw))
+    if not all(1 <= x <= 25 and 0 <= y <= 24 for x, y, _d in hops):
+        raise IllegalMove(f"step {a}/{b} is not on the board (points 25..0)", text=str(raw))
     return hops

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..evaluate import evaluate
+from ..evaluation import evaluate
 from ..position import Position
 from ..rules import Ruleset, get_ruleset
 

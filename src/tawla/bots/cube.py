@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import TawlaError
+
 __all__ = ["CubeAction"]
 
 
@@ -44,7 +46,7 @@ class CubeAction:
         Parameters
         ----------
         probs : float[6] or float[5]
-            The columns of :data:`tawla.evaluate.COLUMNS` (equity, win, win_gammon,
+            The columns of :data:`tawla.evaluation.COLUMNS` (equity, win, win_gammon,
             win_backgammon, lose_gammon, lose_backgammon) for the side on roll; five values
             are gnubg's order (win, win_gammon, win_backgammon, lose_gammon,
             lose_backgammon) and the equity is computed from them.
@@ -55,17 +57,23 @@ class CubeAction:
 
         Raises
         ------
-        ValueError
-            Not 5 or 6 values, or probabilities that are not finite or not within [0, 1].
+        tawla.errors.TawlaError
+            Not 5 or 6 numbers, probabilities that are not finite or not within [0, 1], or
+            an efficiency outside [0, 1].
         """
-        p = np.asarray(probs, dtype=np.float64)
+        try:
+            p = np.asarray(probs, dtype=np.float64)
+        except (TypeError, ValueError) as e:
+            raise TawlaError(f"probs must be 5 or 6 numbers: {e}") from None
+        if not isinstance(efficiency, (int, float, np.integer, np.floating)) or not 0.0 <= efficiency <= 1.0:
+            raise TawlaError(f"efficiency must be within [0, 1], not {efficiency!r}")
         if p.shape == (5,):
             w, wg, wbg, lg, lbg = p
             p = np.array([2 * w - 1 + wg + wbg - lg - lbg, w, wg, wbg, lg, lbg])
         if p.shape != (6,):
-            raise ValueError(f"probs must have 5 or 6 values, not shape {p.shape}")
+            raise TawlaError(f"probs must have 5 or 6 values, not shape {p.shape}")
         if not np.isfinite(p).all() or (p[1:] < -1e-6).any() or (p[1:] > 1 + 1e-6).any():
-            raise ValueError(f"probabilities must be finite and within [0, 1], not {p[1:].tolist()}")
+            raise TawlaError(f"probabilities must be finite and within [0, 1], not {p[1:].tolist()}")
         win = float(np.clip(p[1], 1e-6, 1 - 1e-6))
         W = (p[1] + p[2] + p[3]) / win
         Lv = ((1 - win) + p[4] + p[5]) / (1 - win)

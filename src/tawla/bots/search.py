@@ -6,7 +6,7 @@
 ``random``
     a uniformly random legal move (seeded).
 ``ply0``
-    the move whose resulting position :func:`tawla.evaluate.evaluate` rates best.
+    the move whose resulting position :func:`tawla.evaluate` rates best.
 ``ply1``
     expectimax one roll deeper: the best ``ply0`` candidates (at most 8 and within 0.25
     points of the best, :attr:`Bot.PRUNE` [0]) are valued by the average, over the
@@ -24,25 +24,9 @@ that leaves a single move ends the search for :meth:`Bot.choose`.
 Each child of a level is expanded for all 21 rolls in one :func:`tawla.expand_all_rolls`
 call per depth, and all positions of a depth are evaluated in one batch.
 
-CPU time per decision on the development machine (``bench/bench_strength.py timing``,
-compiled engine and evaluator, positions from ply0 self-play; ``choose_rows`` is batch play
-of 1000 games at once):
-
-================  ======  ======  =======  ========  ===================
-ruleset           random  ply0    ply1     ply2      ply0 ``choose_rows``
-================  ======  ======  =======  ========  ===================
-backgammon        20 us   22 us   0.8 ms   6.3 ms    8.8 us
-adi               7 us    23 us   0.9 ms   6.3 ms    8.6 us
-mahbusa           8 us    83 us   2.6 ms   13 ms     23 us
-tawla31           23 us   138 us  3.8 ms   36 ms     27 us
-tawla31-saharat   10 us   71 us   2.7 ms   24 ms     27 us
-================  ======  ======  =======  ========  ===================
-
-(CPU time, 2026-11-30. In the strength games of ``bench/bench_strength.py``, two at once on
-the two cores, ply2 took 35 ms of wall time a move in tawla31.)
-
-(Without the compiled modules everything works through the reference engine and numpy,
-some 20-100 times slower.)
+Without the compiled modules (``TAWLA_NO_NATIVE=1``) every level runs on the reference
+engine and the numpy evaluators, only slower; the times per decision of both are measured by
+``bench/bench_strength.py timing`` and recorded in ``bench/STRENGTH.md``.
 
 Cube decisions (backgammon, money play): :meth:`Bot.cube_action`.
 """
@@ -56,8 +40,8 @@ from ..batch import expand, expand_all_rolls
 from ..core.dice import ROLL_WEIGHTS, check_dice
 from ..core.layout import PACKED_WIDTH
 from ..core.moves import Move
-from ..errors import InvalidPosition, TawlaError
-from ..evaluate import _evaluate, evaluate
+from ..errors import InvalidPosition, TawlaError, UnsupportedRuleset
+from ..evaluation import evaluate, evaluate_rows
 from ..rules import get_ruleset
 from .cube import CubeAction
 
@@ -225,7 +209,7 @@ class Bot:
         if self.depth < 0:
             pick = starts + (self.rng.random(len(starts)) * (ends - starts)).astype(np.int64)
         elif self.depth == 0:
-            v = -_evaluate(children, r)[:, 0]
+            v = -evaluate_rows(children, r)[:, 0]
             pick = _first_reaching(v, starts, ends, np.maximum.reduceat(v, starts))  # first best move
         else:
             pick = np.array([a + int(np.argmax(self.values(children[a:b], exact=False)))
@@ -276,7 +260,7 @@ class Bot:
         children = np.asarray(children)
         if children.ndim != 2 or children.shape[1] != PACKED_WIDTH or children.dtype != np.uint8:
             raise InvalidPosition(f"children must be uint8[N, {PACKED_WIDTH}], not {children.dtype}{list(children.shape)}")
-        v = -_evaluate(children, r)[:, 0]
+        v = -evaluate_rows(children, r)[:, 0]
         if depth <= 0 or len(children) <= 1:
             return v
         scale = self._scale()
@@ -303,12 +287,12 @@ class Bot:
         """
         r = self.ruleset
         n = len(rows)
-        ev = _evaluate(rows, r)
+        ev = evaluate_rows(rows, r)
         val = -ev[:, 0]
         g, par, roll = expand_all_rolls(rows, ruleset=r)
         if len(g) == 0:
             return val, (g, par, roll, np.zeros(0), np.zeros(0, np.int64))
-        e = _evaluate(g, r)[:, 0]  # our equity, we are on roll in g
+        e = evaluate_rows(g, r)[:, 0]  # our equity, we are on roll in g
         key = par * 21 + roll
         starts, ends = _groups(key)
         mins = np.minimum.reduceat(e, starts)
@@ -335,11 +319,11 @@ class Bot:
             return out
         replies = g[pick]  # we are on roll in these
         kp = pos[par[pick]]
-        ev_r = _evaluate(replies, r)[:, 0]
+        ev_r = evaluate_rows(replies, r)[:, 0]
         h, hp, hr = expand_all_rolls(replies, ruleset=r)
         v = np.array(ev_r)
         if len(h):
-            eh = -_evaluate(h, r)[:, 0]  # our value after our move
+            eh = -evaluate_rows(h, r)[:, 0]  # our value after our move
             key = hp * 21 + hr
             starts, _ = _groups(key)
             maxs = np.maximum.reduceat(eh, starts)
@@ -352,7 +336,7 @@ class Bot:
 
     # --- pre-roll evaluation and the cube ---------------------------------------------------
     def preroll(self, position) -> np.ndarray:
-        """Cubeless evaluation (the columns of :data:`tawla.evaluate.COLUMNS`) of ``position``
+        """Cubeless evaluation (the columns of :data:`tawla.evaluation.COLUMNS`) of ``position``
         before the side on roll rolls: the average over its 21 rolls of its best move at 0 ply."""
         r = self.ruleset
         row = position.to_array()[None]
@@ -396,9 +380,20 @@ class Bot:
             0 centred, 1 the side on roll, -1 the opponent (then doubling is not allowed).
         efficiency : float
             Cube efficiency ``x`` of the Janowski model.
+
+        Returns
+        -------
+        CubeAction
+
+        Raises
+        ------
+        tawla.errors.UnsupportedRuleset
+            The ruleset has no doubling cube.
+        tawla.errors.TawlaError
+            An efficiency outside [0, 1].
         """
         r = self.ruleset
         if not r.cube:
-            raise ValueError(f"{r.name} has no doubling cube")
+            raise UnsupportedRuleset(f"{r.name} has no doubling cube")
         may = cube_owner >= 0 and position.result() is None
         return CubeAction.from_probabilities(self.preroll(position), may, efficiency)

@@ -73,7 +73,7 @@ def flip_row(row: bytes, geometry: str) -> bytes:
 def own_coords(row: bytes, geometry: str) -> tuple:
     """(mover, opponent) as 26-tuples, each in its own side's numbering (0 off, 25 bar)."""
     q_of = OPPONENT_POINT[geometry]
-    me = tuple(row[0:26])
+    me = tuple(row[ME_OFF:OPP])
     opp = [0] * 26
     opp[0], opp[25] = row[OPP_OFF], row[OPP_BAR]
     for p in range(1, 25):

@@ -27,26 +27,29 @@ from ..core.moves import Move
 from ..errors import ConfigError
 from ..reference import batch as _ref_batch
 from ..reference import scoring as _ref_scoring
+from ..reference import turn as _ref_turn
 from ..rules import Ruleset
 from ..rules.params import native_params
 
 if os.environ.get("TAWLA_NO_NATIVE", "") in ("", "0"):
     try:
-        from . import _bearoff, _bearoff_eval, _codec, _fast
+        from . import _bearoff, _evaluate_c, _codec, _fast
     except ImportError:  # built without a compiler
-        _fast = _codec = _bearoff = _bearoff_eval = None
+        _fast = _codec = _bearoff = _evaluate_c = None
 else:
-    _fast = _codec = _bearoff = _bearoff_eval = None
+    _fast = _codec = _bearoff = _evaluate_c = None
+
+_fast_turn = _fast is not None and hasattr(_fast, "turn_steps") and hasattr(_fast, "turn_finals")
 
 fast_bearoff = _bearoff
 """The compiled bear-off database builders, or None (the evaluation layer then builds the
 tables in Python)."""
-fast_eval = _bearoff_eval
+fast_eval = _evaluate_c
 """The compiled evaluators, or None (the evaluation layer then uses its numpy twins)."""
 
 __all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
            "legal_sequences", "legal_moves", "is_over", "game_result", "expand", "expand_all_rolls", "playout",
-           "fast_bearoff", "fast_eval"]
+           "turn_engine", "turn_steps", "turn_finals", "fast_bearoff", "fast_eval"]
 
 
 def available() -> bool:
@@ -158,3 +161,73 @@ def playout(r: Ruleset, n_games: int, seed: int, max_turns: int, engine=None):
     if resolve_engine(engine) == "fast":
         return ("fast",) + tuple(_fast.playout(params(r), n_games, seed & (2**64 - 1), max_turns))
     return ("reference",) + tuple(_ref_batch.playout(r, n_games, seed, max_turns))
+
+
+_last_params = (None, None)  # (ruleset, params) of the last turn call
+
+
+def _turn_params(r: Ruleset):
+    """:func:`params` of ``r``, without hashing the ruleset when it is the last one asked."""
+    global _last_params
+    last = _last_params
+    if last[0] is r:
+        return last[1]
+    p = params(r)
+    _last_params = (r, p)
+    return p
+
+
+def turn_engine(engine=None) -> str:
+    """The engine :func:`turn_steps` and :func:`turn_finals` run on: ``"fast"`` when the
+    compiled module has them and ``engine`` (:func:`resolve_engine`) is the fast one, else
+    ``"reference"``."""
+    return "fast" if _fast_turn and resolve_engine(engine) == "fast" else "reference"
+
+
+def turn_steps(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> tuple:
+    """What a board lights up during a turn (RULES.md §1.3):
+    :func:`tawla.reference.turn.turn_steps` on the engine of :func:`turn_engine`.
+
+    Parameters
+    ----------
+    row : bytes
+        The packed row at the start of the turn, mover's seat.
+    dice : (int, int)
+        A checked roll.
+    played_hops : tuple of (int, int, int)
+        The single hops ``(from_point, to_point, die)`` made this turn.
+
+    Returns
+    -------
+    (singles, combined, ended)
+        ``(from, to, die, hit)`` single steps (dice high to low, from-points high to low),
+        ``(from, to, (d1, d2, ...), hit)`` one-checker combined steps, and whether the game
+        ended during the hops.
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        A played hop that is not a legal next step.
+    """
+    if _fast_turn and resolve_engine(engine) == "fast":
+        return _fast.turn_steps(row, dice, played_hops, _turn_params(r))
+    return _ref_turn.turn_steps(r, row, dice, played_hops)
+
+
+def turn_finals(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> list:
+    """Every legal final row reachable from a turn in progress, with a continuation:
+    :func:`tawla.reference.turn.turn_finals` on the engine of :func:`turn_engine`.
+
+    Returns
+    -------
+    list of (bytes, tuple)
+        ``(after_row, continuation_hops)``, continuation hops ``(from, to, die, hit)``.
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        A played hop that is not a legal next step.
+    """
+    if _fast_turn and resolve_engine(engine) == "fast":
+        return _fast.turn_finals(row, dice, played_hops, _turn_params(r))
+    return _ref_turn.turn_finals(r, row, dice, played_hops)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..core.dice import expand_dice
 from ..core.geometry import OPPONENT_POINT
-from ..core.layout import PACKED_WIDTH, PIN as PIN_BYTES, pin_bytes, pinned_points
+from ..core.layout import ME_OFF, OPP, PACKED_WIDTH, PIN as PIN_BYTES, pin_bytes, pinned_points
 from ..core.steps import Step
 from ..rules import BLOCK, HIT, PIN, Ruleset
 
@@ -48,7 +48,7 @@ class State:
     @classmethod
     def from_row(cls, row) -> "State":
         row = bytes(row)
-        me, opp = list(row[0:26]), list(row[26:52])
+        me, opp = list(row[ME_OFF:OPP]), list(row[OPP:PIN_BYTES])
         pinned_me = pinned_points(row)
         pinned_opp = {p for p in range(1, 25) if me[p] and opp[p] and p not in pinned_me}
         return cls(me, opp, pinned_me, pinned_opp)
@@ -292,7 +292,7 @@ def legal_turns(r: Ruleset, s: State, dice) -> list:
             found.append(Sequence(steps, state.to_row(), False))
 
     rec(s, dice4, ())
-    length = {id(x): dice_counted(x.ended, x.row[0], len(x.steps), len(dice4)) for x in found}
+    length = {id(x): dice_counted(x.ended, x.row[ME_OFF], len(x.steps), len(dice4)) for x in found}
     best = max(length.values())
     if best == 0:
         return []

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..core.dice import check_dice
 from ..core.geometry import flip_row, own_coords
+from ..core.layout import ME_OFF, OPP_OFF
 from ..core.results import BASE_POINTS, GameResult
 from ..rules import Ruleset, get_ruleset
 from . import engine as ref
@@ -92,7 +93,7 @@ def is_frozen(r: Ruleset, row: bytes) -> bool:
     """
     if not r.can_freeze:
         return False
-    if row[0] == 15 or row[26] == 15:
+    if row[ME_OFF] == 15 or row[OPP_OFF] == 15:
         return False
     return not (_side_can_step(r, ref.State.from_row(row))
                 or _side_can_step(r, ref.State.from_row(flip_row(row, r.geometry))))

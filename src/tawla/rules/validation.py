@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.layout import PACKED_WIDTH, RESERVED, pinned_points
+from ..core.layout import ME_OFF, OPP, PACKED_WIDTH, PIN as PIN_BYTES, RESERVED, pinned_points
 from ..errors import InvalidDice, InvalidId, InvalidPosition
 from . import PIN, Ruleset
 
@@ -37,7 +37,7 @@ def validate_row(row: bytes, r: Ruleset, pinned_opp=None, counts=None) -> None:
     """
     if len(row) != PACKED_WIDTH:
         raise InvalidPosition(f"row has {len(row)} bytes, not {PACKED_WIDTH}")
-    me, opp = (counts if counts is not None else (list(row[0:26]), list(row[26:52])))
+    me, opp = (counts if counts is not None else (list(row[ME_OFF:OPP]), list(row[OPP:PIN_BYTES])))
     for who, side in (("on roll", me), ("opponent", opp)):
         if any(n < 0 for n in side):
             raise InvalidPosition(f"negative checker count for the side {who}")

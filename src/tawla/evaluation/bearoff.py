@@ -6,21 +6,23 @@ A *bear-off position* of one side is a 6-tuple: that side's checkers on its own 
 * **One-sided** (54,264 positions = C(21, 6)): for each position, the distribution of
   the number of rolls needed to bear off *all* its checkers, and of the number needed to
   bear off the *first* one (for gammons / mars), each with the moves that minimise the
-  expected number of rolls of that distribution. Built by C code (``tawla._bearoff``) in
-  about 0.3 s.
+  expected number of rolls of that distribution.
 * **Two-sided** (924 x 924 = 853,776 positions, up to 6 checkers a side): the exact
   cubeless probability that the side on roll wins, both sides playing to maximise their
-  own winning chances. Built in well under a second.
+  own winning chances.
 
 Both are stored as ``.npy`` files in a cache directory and memory-mapped: ``$TAWLA_CACHE``
 if set, else ``$XDG_CACHE_HOME/tawla``, else ``~/.cache/tawla``. They are built on first
 use (or ahead of time with :func:`build`); where the directory cannot be written the
-tables are kept in memory.
+tables are kept in memory. The builder is the compiled one (``native.fast_bearoff``) when
+it is built and not hidden, else its numpy twin (:mod:`tawla.evaluation.bearoff_build`,
+a few seconds; both give the same tables, so a cache written by one serves the other;
+build times are measured in ``bench/bench_bearoff.py``).
 
 Why one database serves every ruleset
 -------------------------------------
 Once the two sides can no longer meet (no *contact*: every checker of each side has passed
-every checker of the other, see :func:`tawla.evaluate.is_race`), what remains of each game
+every checker of the other, see :func:`tawla.evaluation.is_race`), what remains of each game
 is the same: each side moves only its own checkers, only forward, into and off its own home
 with the bear-off rule of RULES.md §1.5. Hitting (backgammon, adi), pinning (mahbusa) and
 blocking (the tawla31 games) need an opponent checker on a landing point, which no
@@ -30,7 +32,7 @@ are none. So the one-sided tables (rolls to finish, rolls to the first checker o
 the two-sided table apply unchanged to all five rulesets. The one exception is tawla31
 §5.5: while an opponent checker still stands in the mover's home, the mover may not bear
 off at all, so the tables are used there only once the mover's home is free of opponent
-checkers (:mod:`tawla.evaluate` checks it). Scoring differs between rulesets, but the
+checkers (:mod:`tawla.evaluation.routing` checks it). Scoring differs between rulesets, but the
 tables give probabilities and roll distributions, from which each ruleset's own equity
 is computed.
 """
@@ -43,8 +45,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import UnsupportedRuleset
-from .native import fast_bearoff
+from .. import native
+from ..errors import InvalidPosition
+from . import bearoff_build
 
 __all__ = ["one_sided", "two_sided", "one_sided_many", "two_sided_many", "mean_rolls",
            "index", "build", "cache_dir", "K", "ONE_SIDED_POSITIONS", "TWO_SIDED_POSITIONS"]
@@ -71,10 +74,9 @@ def cache_dir() -> Path:
     return base / "tawla"
 
 
-def _c():
-    if fast_bearoff is None:
-        raise UnsupportedRuleset("the bear-off databases need the compiled builder (tawla.native)")
-    return fast_bearoff
+def _builder():
+    """The compiled builder when it is available, else the numpy one (same functions, same tables)."""
+    return native.fast_bearoff if native.fast_bearoff is not None else bearoff_build
 
 
 def _save_or_keep(name: str, make):
@@ -114,7 +116,7 @@ def _cached(name: str, filename: str, make, derive=None):
 
 def _one():
     def make():
-        a, f = _c().build_one_sided(ONE_SIDED_CHECKERS)
+        a, f = _builder().build_one_sided(ONE_SIDED_CHECKERS)
         return np.stack([a, f], axis=1)  # [N, 2, 33]
 
     def derive(t):  # expected rolls, for the race model
@@ -126,7 +128,7 @@ def _one():
 
 
 def _two():
-    return _cached("two", f"bearoff2_6x6_v{_VERSION}.npy", lambda: _c().build_two_sided(TWO_SIDED_CHECKERS))
+    return _cached("two", f"bearoff2_6x6_v{_VERSION}.npy", lambda: _builder().build_two_sided(TWO_SIDED_CHECKERS))
 
 
 def build(force: bool = False) -> Path:
@@ -150,23 +152,15 @@ def build(force: bool = False) -> Path:
 
 
 # --- indexing ------------------------------------------------------------------------------
-_BINOM = np.zeros((32, 8), dtype=np.int64)
-for _n in range(32):
-    _BINOM[_n, 0] = 1
-    for _k in range(1, 8):
-        if _n:
-            _BINOM[_n, _k] = _BINOM[_n - 1, _k - 1] + _BINOM[_n - 1, _k]
-
-
 def _as_points(points, max_checkers: int) -> np.ndarray:
     a = np.asarray(points)
     if a.shape[-1:] != (6,):
-        raise ValueError(f"bear-off positions are 6-tuples (checkers on points 1..6), got shape {a.shape}")
-    if a.size and (not np.issubdtype(a.dtype, np.integer) and not np.all(a == np.round(a))):
-        raise ValueError("checker counts must be integers")
+        raise InvalidPosition(f"bear-off positions are 6-tuples (checkers on points 1..6), got shape {a.shape}")
+    if a.dtype.kind not in "iuf" or (a.dtype.kind == "f" and not np.all(a == np.round(a))):
+        raise InvalidPosition(f"checker counts must be integers, not {a.dtype} values")
     a = a.astype(np.int64)
     if a.size and (a.min() < 0 or a.sum(axis=-1).max() > max_checkers):
-        raise ValueError(f"checker counts must be >= 0 with at most {max_checkers} in all")
+        raise InvalidPosition(f"checker counts must be >= 0 with at most {max_checkers} in all")
     return a
 
 
@@ -175,15 +169,18 @@ def index(points) -> np.ndarray | int:
 
     ``index = sum_k C(c_k + k - 1, k)`` with ``c_k`` the checkers on points 1..k; positions
     with at most 6 checkers have indices 0..923 (the two-sided database's index).
+
+    Raises
+    ------
+    tawla.errors.InvalidPosition
+        Not 6 integer counts each, a negative count, or more than 15 checkers.
     """
-    a = _as_points(points, ONE_SIDED_CHECKERS)
-    return _index(a)
+    return rank_unchecked(_as_points(points, ONE_SIDED_CHECKERS))
 
 
-def _index(a: np.ndarray):
-    c = np.cumsum(a, axis=-1)
-    k = np.arange(6)
-    r = _BINOM[c + k, k + 1].sum(axis=-1)
+def rank_unchecked(a: np.ndarray):
+    """:func:`index` of checked integer counts (an int for one position, else int64[...])."""
+    r = bearoff_build.rank(a)
     return int(r) if np.ndim(r) == 0 else r
 
 
@@ -203,24 +200,42 @@ def one_sided(points, first_off: bool = False) -> np.ndarray:
     float64[32] (or float64[N, 32])
         Entry ``i`` is the probability of needing exactly ``i + 1`` rolls. All zeros for a
         position with no checkers (nothing left to bear off).
+    Raises
+    ------
+    tawla.errors.InvalidPosition
+        Not 6 integer counts each, a negative count, or more than 15 checkers.
     """
     a = _as_points(points, ONE_SIDED_CHECKERS)
     t = _one()
-    r = _index(a)
+    r = rank_unchecked(a)
     return np.array(t[r, int(bool(first_off)), 1:K + 1], dtype=np.float64)
 
 
 def one_sided_many(points, first_off: bool = False) -> np.ndarray:
-    """:func:`one_sided` for an ``(N, 6)`` array; returns ``float64[N, 32]``."""
+    """:func:`one_sided` for an ``(N, 6)`` array; returns ``float64[N, 32]``.
+    Raises
+    ------
+    tawla.errors.InvalidPosition
+        Not 6 integer counts each, a negative count, or more than 15 checkers.
+    """
     a = _as_points(points, ONE_SIDED_CHECKERS).reshape(-1, 6)
     return one_sided(a, first_off)
 
 
 def mean_rolls(points, first_off: bool = False):
-    """Expected number of rolls to bear off all (or the first) checker(s); 0 for an empty side."""
+    """Expected number of rolls to bear off all (or the first) checker(s); 0 for an empty side.
+
+    Returns
+    -------
+    float (or float64[N] for an ``(N, 6)`` array)
+    Raises
+    ------
+    tawla.errors.InvalidPosition
+        Not 6 integer counts each, a negative count, or more than 15 checkers.
+    """
     a = _as_points(points, ONE_SIDED_CHECKERS)
     _one()
-    m = _tables["mean_first" if first_off else "mean"][_index(a)]
+    m = _tables["mean_first" if first_off else "mean"][rank_unchecked(a)]
     return float(m) if np.ndim(m) == 0 else m
 
 
@@ -236,23 +251,34 @@ def two_sided(points_on_roll, points_opponent):
     -------
     float (or float64[N])
         1.0 when the side on roll has no checker left.
+    Raises
+    ------
+    tawla.errors.InvalidPosition
+        Not 6 integer counts each, a negative count, or more than 6 checkers a side.
     """
     a = _as_points(points_on_roll, TWO_SIDED_CHECKERS)
     b = _as_points(points_opponent, TWO_SIDED_CHECKERS)
     t = _two()
-    p = t[np.asarray(_index(a)) * 924 + np.asarray(_index(b))]
+    p = t[np.asarray(rank_unchecked(a)) * 924 + np.asarray(rank_unchecked(b))]
     return float(p) if np.ndim(p) == 0 else np.array(p, dtype=np.float64)
 
 
 def two_sided_many(points_on_roll, points_opponent) -> np.ndarray:
-    """:func:`two_sided` for ``(N, 6)`` arrays; returns ``float64[N]``."""
+    """:func:`two_sided` for ``(N, 6)`` arrays; returns ``float64[N]``.
+    Raises
+    ------
+    tawla.errors.InvalidPosition
+        Not 6 integer counts each, a negative count, or more than 6 checkers a side.
+    """
     a = _as_points(points_on_roll, TWO_SIDED_CHECKERS).reshape(-1, 6)
     b = _as_points(points_opponent, TWO_SIDED_CHECKERS).reshape(-1, 6)
     return np.atleast_1d(two_sided(a, b))
 
 
-# --- internal fast paths for the evaluator -------------------------------------------------
-def _tables_for_eval():
-    """(one-sided table [N, 2, 33], mean all-off [N], mean first-off [N], two-sided [924*924])."""
+# --- the evaluator's access ------------------------------------------------------------------
+def eval_tables():
+    """The tables as the race model reads them: (one-sided float64[54264, 2, 33], mean rolls
+    to bear off all float64[54264], mean rolls to the first off float64[54264], two-sided
+    float64[924 * 924])."""
     t = _one()
     return t, _tables["mean"], _tables["mean_first"], _two()

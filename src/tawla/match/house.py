@@ -34,8 +34,8 @@ import json
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Mapping
 
-from .errors import InvalidAction, UnsupportedRuleset
-from .rules import RULESET_IDS, applicable_options, get_ruleset
+from ..errors import ConfigError, UnsupportedRuleset
+from ..rules import RULESET_IDS, applicable_options, get_ruleset
 
 __all__ = ["HouseRules", "get_house", "HOUSE_NAMES"]
 
@@ -132,19 +132,21 @@ class HouseRules:
 
         Raises
         ------
-        tawla.errors.InvalidAction
+        tawla.errors.ConfigError
+            Not an integer >= 0, a money session (0) where the house has none, or a length
+            the house does not allow for the ruleset.
         """
         if length is None:
             return int(self.default_length[ruleset_name])
         if isinstance(length, bool) or not isinstance(length, int) or length < 0:
-            raise InvalidAction(f"a match length is an integer >= 0, not {length!r}")
+            raise ConfigError(f"a match length is an integer >= 0, not {length!r}")
         if length == 0:
             if not self.money:
-                raise InvalidAction(f"the {self.name} house has no money sessions (length 0)")
+                raise ConfigError(f"the {self.name} house has no money sessions (length 0)")
             return 0
         allowed = self.lengths[ruleset_name]
         if allowed is not None and length not in allowed:
-            raise InvalidAction(f"{ruleset_name} matches at the {self.name} house are "
+            raise ConfigError(f"{ruleset_name} matches at the {self.name} house are "
                                 f"{'/'.join(map(str, allowed))} points, not {length}")
         return int(length)
 
@@ -161,6 +163,15 @@ class HouseRules:
 
     @classmethod
     def from_dict(cls, d: Mapping) -> "HouseRules":
+        """The profile of a :meth:`to_dict` dict, validated.
+
+        Raises
+        ------
+        tawla.errors.ConfigError
+            A value the profile does not allow (as for :func:`get_house`).
+        KeyError, TypeError
+            A dict that is not a profile (missing or unknown fields).
+        """
         d = dict(d)
         d["lengths"] = {k: (tuple(v) if v is not None else None) for k, v in d["lengths"].items()}
         if d.get("turn_time_choices") is not None:
@@ -203,31 +214,31 @@ HOUSE_NAMES = tuple(_PROFILES)
 def _validate(h: HouseRules) -> None:
     def positive_or_none(name, v):
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0):
-            raise InvalidAction(f"{name} must be a positive number of seconds or None, not {v!r}")
+            raise ConfigError(f"{name} must be a positive number of seconds or None, not {v!r}")
 
     positive_or_none("turn_time", h.turn_time)
     positive_or_none("step_time", h.step_time)
     positive_or_none("grace_period", h.grace_period)
     if h.turn_time_choices is not None and h.turn_time not in h.turn_time_choices:
-        raise InvalidAction(f"the {h.name} house's turn timer is one of "
+        raise ConfigError(f"the {h.name} house's turn timer is one of "
                             f"{', '.join(map(str, h.turn_time_choices))} s, not {h.turn_time!r}")
     for key in ("stake", "fee_percent"):
         v = getattr(h, key)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InvalidAction(f"{key} must be an integer >= 0, not {v!r}")
+            raise ConfigError(f"{key} must be an integer >= 0, not {v!r}")
     if h.fee_percent > 100:
-        raise InvalidAction(f"fee_percent must be at most 100, not {h.fee_percent}")
+        raise ConfigError(f"fee_percent must be at most 100, not {h.fee_percent}")
     for r, allowed in h.lengths.items():
         if r not in RULESET_IDS:
             raise UnsupportedRuleset(f"unknown ruleset {r!r} in the house's lengths")
         if allowed is not None and any(isinstance(n, bool) or not isinstance(n, int) or n < 1
                                        for n in allowed):
-            raise InvalidAction(f"match lengths are integers >= 1: {allowed!r}")
+            raise ConfigError(f"match lengths are integers >= 1: {allowed!r}")
         if r not in h.default_length:
-            raise InvalidAction(f"no default match length for {r}")
+            raise ConfigError(f"no default match length for {r}")
         d = h.default_length[r]
         if not (d == 0 and h.money) and (allowed is not None and d not in allowed or d < 0):
-            raise InvalidAction(f"default length {d} of {r} is not an allowed length")
+            raise ConfigError(f"default length {d} of {r} is not an allowed length")
     applicable_options("backgammon", h.ruleset_options)  # raises on an unknown option name
     for r in h.lengths:  # every option must be a valid value for the rulesets it applies to
         h.ruleset(r)
@@ -250,24 +261,25 @@ def get_house(name, **overrides) -> HouseRules:
 
     Raises
     ------
+    tawla.errors.ConfigError
+        Unknown profile name or field, or a value the profile does not allow (a federation
+        turn timer other than 30/45/60/90 s or None, a negative stake, a default length
+        that is not allowed, ...).
     tawla.errors.UnsupportedRuleset
-        Unknown profile name, field or ruleset option.
-    tawla.errors.InvalidAction
-        A value the profile does not allow (a federation turn timer other than
-        30/45/60/90 s or None, a negative stake, ...).
+        An unknown ruleset or ruleset option (a :class:`~tawla.errors.ConfigError` too).
     """
     if isinstance(name, HouseRules):
         base = name
     else:
         if not isinstance(name, str) or name.strip().lower() not in _PROFILES:
-            raise UnsupportedRuleset(f"unknown house {name!r}; known: {', '.join(HOUSE_NAMES)}")
+            raise ConfigError(f"unknown house {name!r}; known: {', '.join(HOUSE_NAMES)}")
         base = _PROFILES[name.strip().lower()]
     if not overrides:
         return base
     known = {f.name for f in fields(HouseRules)}
     for k in overrides:
         if k not in known:
-            raise UnsupportedRuleset(f"unknown house setting {k!r}; known: {', '.join(sorted(known))}")
+            raise ConfigError(f"unknown house setting {k!r}; known: {', '.join(sorted(known))}")
     if "lengths" in overrides:
         overrides["lengths"] = {k: (tuple(v) if v is not None else None)
                                 for k, v in dict(overrides["lengths"]).items()}

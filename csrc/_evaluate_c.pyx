@@ -1,0 +1,108 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""C versions of tawla.evaluate's models: the backgammon linear contact model, the race model
+and the no-hit games' effective-pip model (csrc/tw_eval*.c).
+
+Each equals its numpy version in tawla.evaluate (same features, same order; tests check it);
+the numpy versions are the reference and the ones the fitting script uses. Every function
+returns ``float64[N, 6]``: equity, win, win gammon, win backgammon, lose gammon, lose
+backgammon.
+"""
+
+import numpy as np
+cimport numpy as cnp
+
+from tawla_engine cimport *
+
+cnp.import_array()
+tw_eval_init()
+
+
+def n_features():
+    """The number of features of the linear contact model."""
+    return TW_NF
+
+
+def features_bg(cnp.uint8_t[:, ::1] rows):
+    """The feature matrix (float64[N, NF]) of backgammon-geometry rows."""
+    cdef Py_ssize_t i, n = rows.shape[0]
+    out = np.zeros((n, TW_NF), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            tw_features(&rows[i, 0], &o[i, 0])
+    return out
+
+
+cdef _check_weights(const double[:, ::1] W):
+    if W.shape[0] != 5 or W.shape[1] != TW_NF:
+        raise ValueError(f"weights must be [5, {TW_NF}]")
+
+
+def linear_bg(cnp.uint8_t[:, ::1] rows, double[:, ::1] W, bint cube):
+    """float64[N, 6]: equity, win, wg, wbg, lg, lbg of the linear model (conditional outputs)."""
+    cdef Py_ssize_t i, n = rows.shape[0]
+    cdef long ldw = W.strides[0] // sizeof(double)
+    _check_weights(W)
+    out = np.zeros((n, 6), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            tw_linear_row(&rows[i, 0], &W[0, 0], ldw, cube, &o[i, 0])
+    return out
+
+
+cdef tw_race_tables _race_tables(const double[:, :, ::1] one, const double[::1] two):
+    cdef tw_race_tables t
+    t.one = &one[0, 0, 0]
+    t.s0 = one.strides[0] // sizeof(double)
+    t.s1 = one.strides[1] // sizeof(double)
+    t.n2 = one.shape[2]
+    t.two = &two[0]
+    return t
+
+
+def race_bg(cnp.uint8_t[:, ::1] rows, const double[:, :, ::1] one, const double[::1] two):
+    """float64[N, 6]: the race model for opposite-geometry rows with no contact."""
+    cdef Py_ssize_t i, n = rows.shape[0]
+    cdef tw_race_tables t = _race_tables(one, two)
+    out = np.zeros((n, 6), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            tw_race_row(&rows[i, 0], &t, &o[i, 0])
+    return out
+
+
+def eval_bg(cnp.uint8_t[:, ::1] rows, double[:, ::1] W, bint cube, bint bar_bg_double,
+            const double[:, :, ::1] one, const double[::1] two):
+    """Backgammon / adi evaluation in one pass: game over, race model, linear contact.
+
+    Returns ``(out float64[N, 6], race uint8[N])`` (``race`` flags the rows the race model
+    evaluated).
+    """
+    cdef Py_ssize_t i, n = rows.shape[0]
+    cdef long ldw = W.strides[0] // sizeof(double)
+    _check_weights(W)
+    cdef tw_race_tables t = _race_tables(one, two)
+    out = np.zeros((n, 6), dtype=np.float64)
+    race_np = np.zeros(n, dtype=np.uint8)
+    cdef double[:, ::1] o = out
+    cdef cnp.uint8_t[::1] race = race_np
+    with nogil:
+        for i in range(n):
+            race[i] = tw_eval_bg_row(&rows[i, 0], &W[0, 0], ldw, cube, bar_bg_double, &t, &o[i, 0])
+    return out, race_np
+
+
+def nohit_contact(cnp.uint8_t[:, ::1] rows, bint same, bint pin, int start_lock, bint mahbusa,
+                  bint t31, bint checkers_left):
+    """float64[N, 6]: the effective-pip contact model of the no-hit games."""
+    cdef Py_ssize_t i, n = rows.shape[0]
+    cdef tw_nohit_rules r
+    r.same, r.pin, r.start_lock, r.mahbusa, r.t31, r.checkers_left = same, pin, start_lock, mahbusa, t31, checkers_left
+    out = np.zeros((n, 6), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            tw_nohit_row(&rows[i, 0], &r, &o[i, 0])
+    return out

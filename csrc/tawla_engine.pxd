@@ -1,0 +1,133 @@
+# The C engine (csrc/tawla_engine.h) as the Cython modules see it, declared once:
+# tawla._fast, tawla._codec and tawla._evaluate_c cimport it.
+
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, int64_t, uint64_t
+
+cdef extern from "tawla_engine.h" nogil:
+    enum:
+        TW_W
+        TW_PIN
+        TW_MAX_STEPS
+        TW_MAX_PATHS
+        TW_NF
+
+    # tw_params.h: the ruleset as data
+    ctypedef struct tw_params:
+        int contact
+        int has_bar
+        int same
+        int start_lock
+        int bearoff_no_pinned
+        int bearoff_no_opp_home
+        int quadrant_lock_win
+        int wall_rule
+        int mother_plakoto
+        int can_freeze
+        int scoring
+        int bar_bg_double
+        int opening_reroll
+        uint8_t start[26]
+
+    ctypedef struct tw_result:
+        int over, winner, kind, points
+
+    ctypedef struct tw_step:
+        uint8_t p, t, d, hit
+
+    # tw_board.h: geometry and validation
+    ctypedef struct tw_geo:
+        pass
+
+    void tw_geo_init(tw_geo *g, int same, int pins)
+    void tw_flip(const tw_geo *g, const uint8_t *src, uint8_t *dst)
+    int tw_validate(const tw_params *P, const uint8_t *b)
+    long tw_validate_rows(const tw_params *P, const uint8_t *rows, long n, int *reason)
+    const char *tw_invalid_reason(int code)
+
+    # tw_memory.h: big buffers, their cache, int64 vectors
+    void *tw_big_resize(void *p, size_t old, size_t n)
+    void tw_big_free(void *p, size_t nbytes)
+    void tw_cache_take(void **ptr, size_t *nbytes, size_t want)
+    void tw_cache_give(void *ptr, size_t nbytes)
+    void tw_cache_clear()
+
+    ctypedef struct tw_vec64:
+        int64_t *p
+        size_t n, cap, bytes
+
+    int tw_vec64_reserve(tw_vec64 *v, size_t need)
+    void tw_vec64_adopt(tw_vec64 *v, void *p, size_t nbytes)
+    void tw_vec64_trim(tw_vec64 *v)
+    void tw_vec64_free(tw_vec64 *v)
+
+    # tw_step.h: the search context and its children buffer
+    ctypedef struct tw_rowinfo:
+        pass
+
+    ctypedef struct tw_rec:
+        uint8_t row[56]
+        uint8_t nsteps, ended, first_die
+        tw_step steps[4]
+
+    ctypedef struct tw_ctx:
+        const tw_params *P
+        tw_geo geo
+        uint8_t *out
+        size_t nout, capout, outbytes
+        int oom
+        tw_rec *rec
+        size_t nrec
+
+    int tw_ctx_init(tw_ctx *c, const tw_params *P)
+    void tw_ctx_free(tw_ctx *c)
+    int tw_out_reserve_total(tw_ctx *c, size_t rows)
+    void tw_out_adopt(tw_ctx *c, void *p, size_t nbytes)
+    void tw_out_trim(tw_ctx *c)
+    void tw_out_free(tw_ctx *c)
+
+    # tw_expand.h: children of rows
+    long tw_check_dice(const uint8_t *dice, long n)
+    int tw_expand_rows(tw_ctx *c, const uint8_t *rows, const uint8_t *dice, long n, tw_vec64 *par)
+    int tw_expand_rows_all_rolls(tw_ctx *c, const uint8_t *rows, long n, tw_vec64 *par, tw_vec64 *rol)
+
+    # tw_turn.h: step sequences and step-by-step play
+    int tw_sequences(tw_ctx *c, const uint8_t *row, int d1, int d2)
+    size_t tw_sequences_keep(tw_ctx *c)
+
+    ctypedef struct tw_path:
+        uint8_t p, t, n, hit
+        uint8_t d[4]
+
+    ctypedef struct tw_turn:
+        tw_ctx c
+        int used, target, ended, over
+
+    int tw_turn_init(tw_turn *T, const tw_params *P)
+    void tw_turn_free(tw_turn *T)
+    int tw_turn_begin(tw_turn *T, const tw_params *P, const uint8_t *row, int d1, int d2)
+    int tw_turn_play(tw_turn *T, int a, int b, int d)
+    int tw_turn_singles(tw_turn *T, tw_step *out)
+    int tw_turn_steps(tw_turn *T, tw_step *singles, tw_path *combined, int *nc)
+    int tw_turn_finals(tw_turn *T)
+
+    # tw_result.h, tw_playout.h
+    tw_result tw_game_result(const tw_params *P, const tw_geo *g, const uint8_t *b, int no_freeze_check)
+    int tw_playout(const tw_params *P, long n_games, uint64_t seed, long max_turns,
+                   int32_t *length, int8_t *winner, int8_t *kind, int16_t *points)
+
+    # tw_eval.h: evaluators
+    ctypedef struct tw_race_tables:
+        const double *one
+        long s0, s1, n2
+        const double *two
+
+    ctypedef struct tw_nohit_rules:
+        int same, pin, start_lock, mahbusa, t31, checkers_left
+
+    void tw_eval_init()
+    void tw_features(const uint8_t *row, double *f)
+    void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, double *o)
+    void tw_race_row(const uint8_t *row, const tw_race_tables *t, double *o)
+    int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
+                       const tw_race_tables *t, double *o)
+    void tw_nohit_row(const uint8_t *row, const tw_nohit_rules *r, double *o)

@@ -1,0 +1,60 @@
+/*
+ * Position evaluators in C (tawla._evaluate_c), the same arithmetic as the numpy reference in
+ * tawla/evaluate.py: the linear contact model of backgammon / adi (tw_eval_contact.c), the
+ * race model (tw_eval_race.c) and the effective-pip model of the no-hit games
+ * (tw_eval_nohit.c). Rows are packed rows (mover's seat); each evaluator writes six numbers:
+ * equity, win, win gammon, win backgammon, lose gammon, lose backgammon.
+ */
+#ifndef TW_EVAL_H
+#define TW_EVAL_H
+
+#include "tw_params.h"
+
+#define TW_NRAW 98                            /* per side: 4 x 24 point features, bar, off */
+#define TW_NHAND 14                           /* per side: hand-made features */
+#define TW_NF (2 * (TW_NRAW + TW_NHAND) + 1)  /* both sides and the bias */
+#define TW_EVAL_L 64                          /* length of the roll distributions */
+#define TW_MU (49.0 / 6.0)                    /* mean pips per roll */
+#define TW_VAR_PER_PIP (18.472222 / (TW_MU * TW_MU * TW_MU))
+
+extern double TW_SHOTS[26];      /* chance that a shot at distance d hits (direct and combined) */
+extern double TW_LOGMISS[26];    /* log(1 - TW_SHOTS[d]), capped */
+extern double TW_PHI_TAB[16002]; /* standard normal CDF on [-8, 8], step 0.001 */
+extern int TW_BINOM[32][8];      /* binomial coefficients C(n, k), k <= 7 */
+
+/* fill the tables above (once, at module import) */
+void tw_eval_init(void);
+
+/* standard normal CDF from the table (linear interpolation, error < 1e-7) */
+TW_INLINE double tw_phi(double x) {
+    double t;
+    int j;
+    if (x <= -8.0) return 0.0;
+    if (x >= 8.0) return 1.0;
+    t = (x + 8.0) * 1000.0;
+    j = (int)t;
+    t -= j;
+    return TW_PHI_TAB[j] * (1.0 - t) + TW_PHI_TAB[j + 1] * t;
+}
+
+/* the linear contact model's TW_NF features of a backgammon-geometry row */
+void tw_features(const uint8_t *row, double *f);
+/* the linear model (weights W[5][TW_NF], row stride ldw doubles); cube: gammons and
+   backgammons count */
+void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, double *o);
+
+/* The race model: one-sided bear-off distributions `one` (shape [n, 2, n2], strides s0, s1
+   doubles; [., 0, .] all off, [., 1, .] first off) and the two-sided table `two` (924 x 924). */
+typedef struct { const double *one; long s0, s1, n2; const double *two; } tw_race_tables;
+void tw_race_row(const uint8_t *row, const tw_race_tables *t, double *o);
+
+/* backgammon / adi in one pass: game over, race model, linear contact. Returns 1 when the race
+   model evaluated the row. */
+int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
+                   const tw_race_tables *t, double *o);
+
+/* the no-hit games' effective-pip contact model */
+typedef struct { int same, pin, start_lock, mahbusa, t31, checkers_left; } tw_nohit_rules;
+void tw_nohit_row(const uint8_t *row, const tw_nohit_rules *r, double *o);
+
+#endif /* TW_EVAL_H */

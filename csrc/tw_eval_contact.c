@@ -1,0 +1,160 @@
+/*
+ * The linear contact model of backgammon / adi: 225 features (per side 98 point features and
+ * 14 hand-made ones, then a bias), five logistic outputs combined into the six probabilities
+ * and the equity; tawla.evaluate.bg_features and LinearContact compute the same in numpy. Also
+ * the evaluators' shared tables and the one-pass backgammon evaluation (game over, race,
+ * contact).
+ */
+#include <math.h>
+#include "tw_eval.h"
+
+double TW_SHOTS[26];
+double TW_LOGMISS[26];
+double TW_PHI_TAB[16002];
+int TW_BINOM[32][8];
+
+void tw_eval_init(void) {
+    static const int shots[26] = {0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1,
+                                  0, 0, 0, 1, 0};
+    int i, j;
+    for (i = 0; i < 26; i++) {
+        TW_SHOTS[i] = shots[i] / 36.0;
+        TW_LOGMISS[i] = log(1.0 - (TW_SHOTS[i] < 0.999 ? TW_SHOTS[i] : 0.999));
+    }
+    for (i = 0; i < 32; i++) {
+        for (j = 0; j < 8; j++) TW_BINOM[i][j] = 0;
+        TW_BINOM[i][0] = 1;
+        for (j = 1; j < 8 && i > 0; j++) TW_BINOM[i][j] = TW_BINOM[i - 1][j - 1] + TW_BINOM[i - 1][j];
+    }
+    for (i = 0; i < 16002; i++) TW_PHI_TAB[i] = 0.5 * (1.0 + erf((-8.0 + i * 0.001) / 1.4142135623730951));
+}
+
+static void tw_raw_features(const int *S, double *f) {
+    int p, n;
+    for (p = 1; p <= 24; p++) {
+        n = S[p];
+        f[p - 1] = n == 1 ? 1.0 : 0.0;
+        f[24 + p - 1] = n == 2 ? 1.0 : 0.0;
+        f[48 + p - 1] = n == 3 ? 1.0 : 0.0;
+        f[72 + p - 1] = n > 3 ? (n - 3) / 2.0 : 0.0;
+    }
+    f[96] = S[25] / 2.0;
+    f[97] = S[0] / 15.0;
+}
+
+static void tw_hand_features(const int *S, const int *O, double *f) {
+    int p, d, x;
+    int shooters[25];
+    double lm, ph, logsum = 0.0, lost = 0.0, pips = 0.0, stack = 0.0;
+    int o_home = 0, run = 0, best = 0, anchors = 0, back = 0, home_made = 0;
+    shooters[0] = O[25] > 0;
+    for (x = 1; x <= 24; x++) shooters[x] = O[25 - x] > 0;
+    for (p = 1; p <= 24; p++) {
+        if (S[p] == 1) {
+            lm = 0.0;
+            for (d = 1; d <= p; d++)
+                if (TW_SHOTS[d] > 0 && shooters[p - d]) lm += TW_LOGMISS[d];
+            ph = 1.0 - exp(lm);
+            if (1.0 - ph > 1e-9) logsum += log(1.0 - ph);
+            else logsum += log(1e-9);
+            lost += ph * (25 - p);
+        }
+        if (S[p] > 3) stack += S[p] - 3;
+    }
+    for (p = 0; p < 26; p++) pips += S[p] * p;
+    for (p = 1; p <= 6; p++) {
+        if (O[p] >= 2) o_home += 1;
+        if (S[p] >= 2) home_made += 1;
+    }
+    for (p = 1; p <= 12; p++) {
+        if (S[p] >= 2) {
+            run += 1;
+            if (run > best) best = run;
+        } else {
+            run = 0;
+        }
+    }
+    for (p = 19; p <= 24; p++) if (S[p] >= 2) anchors += 1;
+    for (p = 19; p <= 25; p++) back += S[p];
+    f[0] = pips / 100.0;
+    f[1] = S[25];
+    f[2] = S[25] * (o_home / 6.0) * (o_home / 6.0);
+    f[3] = home_made;
+    f[4] = S[7] >= 2 ? 1.0 : 0.0;
+    f[5] = best;
+    f[6] = best * best / 6.0;
+    f[7] = anchors;
+    f[8] = back / 5.0;
+    f[9] = 1.0 - exp(logsum);
+    f[10] = lost / 25.0;
+    f[11] = stack / 5.0;
+    f[12] = S[0] / 15.0;
+    f[13] = o_home == 6 ? S[25] : 0.0;
+}
+
+void tw_features(const uint8_t *row, double *f) {
+    int me[26], opp[26], i, q;
+    for (i = 0; i < 26; i++) me[i] = row[i];
+    opp[0] = row[26];
+    opp[25] = row[51];
+    for (q = 1; q <= 24; q++) opp[q] = row[26 + 25 - q];
+    tw_raw_features(me, f);
+    tw_hand_features(me, opp, f + TW_NRAW);
+    tw_raw_features(opp, f + TW_NRAW + TW_NHAND);
+    tw_hand_features(opp, me, f + 2 * TW_NRAW + TW_NHAND);
+    f[TW_NF - 1] = 1.0;
+}
+
+void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, double *o) {
+    int k, j, m = 0;
+    int nz[TW_NF];
+    double f[TW_NF], s[5], z, win, wg, wbg, lg, lbg;
+    tw_features(row, f);
+    for (j = 0; j < TW_NF; j++) if (f[j] != 0.0) nz[m++] = j;
+    for (k = 0; k < 5; k++) {
+        z = 0.0;
+        for (j = 0; j < m; j++) z += W[k * ldw + nz[j]] * f[nz[j]];
+        if (z > 30) z = 30;
+        else if (z < -30) z = -30;
+        s[k] = 1.0 / (1.0 + exp(-z));
+    }
+    win = s[0];
+    wg = win * s[1];
+    wbg = wg * s[2];
+    lg = (1 - win) * s[3];
+    lbg = lg * s[4];
+    if (!cube) { wbg = 0.0; lbg = 0.0; }
+    o[0] = 2 * win - 1 + wg - lg + wbg - lbg;
+    o[1] = win;
+    o[2] = wg;
+    o[3] = wbg;
+    o[4] = lg;
+    o[5] = lbg;
+}
+
+int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
+                   const tw_race_tables *t, double *o) {
+    int p, my_max = 0, opp_min = 99;
+    if (row[26] == 15) {  /* the opponent has borne off all: lost */
+        double g = row[0] == 0 ? 1.0 : 0.0, bg = 0.0;
+        if (cube && row[0] == 0) {
+            int back = 0;
+            for (p = 19; p <= 24; p++) back += row[p];
+            if (back > 0 || (row[25] > 0 && !bar_bg_double)) bg = 1.0;
+        }
+        o[0] = -(1.0 + g + bg);
+        o[1] = o[2] = o[3] = 0.0;
+        o[4] = g;
+        o[5] = bg;
+        return 0;
+    }
+    for (p = 25; p >= 1; p--) if (row[p]) { my_max = p; break; }
+    if (row[51]) opp_min = 0;
+    else for (p = 1; p <= 24; p++) if (row[26 + p]) { opp_min = p; break; }
+    if (my_max < opp_min) {
+        tw_race_row(row, t, o);
+        return 1;
+    }
+    tw_linear_row(row, W, ldw, cube, o);
+    return 0;
+}

@@ -1,0 +1,100 @@
+/*
+ * Random playouts (tawla.playout): games from the starting position, each move uniform over
+ * the distinct legal children, with xoshiro256** random numbers seeded by splitmix64.
+ */
+#include "tw_playout.h"
+#include "tw_expand.h"
+#include "tw_result.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Random numbers: xoshiro256** seeded by splitmix64                                           */
+typedef struct { uint64_t s[4]; } tw_rng;
+
+static uint64_t tw_splitmix(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static void tw_rng_seed(tw_rng *r, uint64_t seed) {
+    int i;
+    for (i = 0; i < 4; i++) r->s[i] = tw_splitmix(&seed);
+}
+TW_INLINE uint64_t tw_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+TW_INLINE uint64_t tw_next(tw_rng *r) {
+    uint64_t *s = r->s;
+    uint64_t res = tw_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t; s[3] = tw_rotl(s[3], 45);
+    return res;
+}
+/* uniform integer in [0, n), unbiased (Lemire) */
+static uint32_t tw_below(tw_rng *r, uint32_t n) {
+    uint64_t m = (uint64_t)(uint32_t)(tw_next(r) >> 32) * n;
+    uint32_t l = (uint32_t)m;
+    if (l < n) {
+        uint32_t th = (uint32_t)(-n) % n;
+        while (l < th) { m = (uint64_t)(uint32_t)(tw_next(r) >> 32) * n; l = (uint32_t)m; }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Random playouts. Per game: turns played, winner (0 = the player who moved first, 1 = the   */
+/* other, -1 draw), kind (TW_K_*), points. Returns 0 on OOM.                                   */
+int tw_playout(const tw_params *P, long n_games, uint64_t seed, long max_turns,
+                      int32_t *length, int8_t *winner, int8_t *kind, int16_t *points) {
+    tw_ctx c;
+    tw_rng rng;
+    uint8_t row[64], init[64];
+    long g;
+    int p;
+    if (!tw_ctx_init(&c, P)) return 0;
+    tw_rng_seed(&rng, seed);
+    memset(init, 0, sizeof(init));
+    for (p = 1; p <= 24; p++) {
+        if (P->start[p]) {
+            init[p] += P->start[p];
+            init[26 + tw_opp_point(p, P->same)] += P->start[p];
+        }
+    }
+    for (g = 0; g < n_games; g++) {
+        int d1, d2, mover = 0;
+        long turns = 0;
+        tw_result res = {0, -1, TW_K_UNFINISHED, 0};
+        memcpy(row, init, 64);
+        /* 1.6: opening roll; the starter is "player 0" */
+        do { d1 = 1 + (int)tw_below(&rng, 6); d2 = 1 + (int)tw_below(&rng, 6); } while (d1 == d2);
+        if (P->opening_reroll) { d1 = 1 + (int)tw_below(&rng, 6); d2 = 1 + (int)tw_below(&rng, 6); }
+        for (;;) {
+            tw_state root;
+            int frozen = -1;
+            size_t nch;
+            if (turns >= max_turns) { res.over = 0; break; }
+            c.nout = 0;
+            tw_rowinfo_init(P, &c.ri, row);
+            tw_state_from_row(&root, row);
+            nch = tw_expand_row(&c, row, &root, d1, d2, &frozen);
+            if (c.oom) { tw_ctx_free(&c); tw_out_free(&c); return 0; }
+            turns++;
+            if (nch == 0) {  /* frozen before the move (cannot happen from a live position) */
+                res.over = 1; res.winner = -1; res.kind = TW_K_DRAW; res.points = 0;
+                break;
+            }
+            memcpy(row, c.out + (size_t)tw_below(&rng, (uint32_t)nch) * TW_W, TW_W);
+            mover ^= 1;
+            res = tw_game_result(P, &c.geo, row, 0);
+            if (res.over) break;
+            d1 = 1 + (int)tw_below(&rng, 6); d2 = 1 + (int)tw_below(&rng, 6);
+        }
+        length[g] = (int32_t)turns;
+        if (!res.over) { winner[g] = -1; kind[g] = TW_K_UNFINISHED; points[g] = 0; }
+        else {
+            /* res.winner is relative to the row's mover, who is player `mover` */
+            winner[g] = (int8_t)(res.winner < 0 ? -1 : (res.winner == 0 ? mover : mover ^ 1));
+            kind[g] = (int8_t)res.kind; points[g] = (int16_t)res.points;
+        }
+    }
+    tw_ctx_free(&c);
+    tw_out_free(&c);
+    return 1;
+}

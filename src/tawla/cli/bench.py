@@ -1,0 +1,36 @@
+"""``tawla bench``: the speed table of :mod:`tawla.bench`, which parses its own options."""
+
+from __future__ import annotations
+
+from .. import bench as speed_table
+
+__all__ = ["add_parser", "run", "NAME"]
+
+NAME = "bench"
+HELP = "speed table: fast vs reference vs external engines (options: tawla bench -h)"
+
+
+def add_parser(subparsers) -> None:
+    """List ``bench`` among the ``tawla`` commands; its arguments go to :func:`run` unparsed."""
+    subparsers.add_parser(NAME, help=HELP, add_help=False)
+
+
+def run(argv: list) -> int:
+    """Run :func:`tawla.bench.main` on the arguments after ``bench``; returns the exit status.
+
+    Its parser's ``--help`` and usage errors end in ``SystemExit``; they come back as the
+    status argparse gives them (0 and 2).
+
+    Raises
+    ------
+    tawla.errors.UnsupportedRuleset
+        An unknown ``--ruleset``.
+    tawla.errors.ConfigError
+        A workload the ruleset cannot play.
+    """
+    try:
+        return speed_table.main(argv)
+    except SystemExit as e:
+        if e.code is None or isinstance(e.code, int):
+            return e.code or 0
+        raise

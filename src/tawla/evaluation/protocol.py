@@ -1,0 +1,78 @@
+"""The evaluator contract: what every evaluator takes and returns, and the equity of its columns."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from ..rules import Ruleset, get_ruleset
+
+__all__ = ["COLUMNS", "Evaluator", "equity_from_probs"]
+
+COLUMNS = ("equity", "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+"""The columns of an evaluation (cubeless, for the side to move):
+
+====  ===================  ==========================================================
+col   name                 meaning
+====  ===================  ==========================================================
+0     ``equity``           expected points in the ruleset's own scoring: 1/2/3 for
+                           backgammon (money, cube 1, no Jacoby), 1/2 (mars) for adi,
+                           mahbusa and tawla31-saharat, 15 minus the loser's checkers
+                           off for tawla31 (RULES.md §1.8)
+1     ``win``              probability of winning
+2     ``win_gammon``       probability of winning a gammon / mars (the loser bore off
+                           none; in tawla31 that is the 15-point win)
+3     ``win_backgammon``   probability of a backgammon win (backgammon only, else 0)
+4     ``lose_gammon``      probability of losing a gammon / mars
+5     ``lose_backgammon``  probability of losing a backgammon (backgammon only)
+====  ===================  ==========================================================
+
+The gammon and backgammon columns include the better results (``win_gammon`` >=
+``win_backgammon``)."""
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """Anything that evaluates packed rows: a function or an object with ``__call__``.
+
+    ``evaluator(rows, ruleset) -> float[N, 6]``: ``rows`` is ``uint8[N, 56]`` (packed
+    positions, :mod:`tawla.core.layout`, each seen from its side to move, shape and dtype
+    already checked), ``ruleset`` a :class:`~tawla.rules.Ruleset`; the result has the
+    columns of :data:`COLUMNS` (float32 or float64), one row per input row. The contact
+    models of :data:`tawla.evaluation.CONTACT_MODELS` and :func:`tawla.evaluate` itself
+    are evaluators.
+    """
+
+    def __call__(self, rows: np.ndarray, ruleset: Ruleset) -> np.ndarray:
+        ...
+
+
+def equity_from_probs(p: np.ndarray, ruleset) -> np.ndarray:
+    """Cubeless equity of probabilities, for rulesets scored 1/2(/3).
+
+    Parameters
+    ----------
+    p : float[N, 5]
+        win, win_gammon, win_backgammon, lose_gammon, lose_backgammon (columns 1..5 of
+        :data:`COLUMNS`).
+    ruleset : Ruleset or str
+        The backgammon columns count only where it scores them (``scoring="cube"``).
+        tawla31's equity needs the checkers left and comes from its model instead.
+
+    Returns
+    -------
+    float64[N]
+        Points per game (cube 1) for the side to move.
+
+    Raises
+    ------
+    tawla.errors.UnsupportedRuleset
+        Unknown ruleset.
+    """
+    r = get_ruleset(ruleset)
+    p = np.asarray(p, dtype=np.float64)
+    e = 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3]
+    if r.scoring == "cube":
+        e = e + p[:, 2] - p[:, 4]
+    return e

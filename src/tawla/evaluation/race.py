@@ -1,0 +1,87 @@
+"""The race model: positions with no contact, from the bear-off databases.
+
+Each side's distribution of rolls to finish (and to bear off its first checker, for
+gammons) comes from the one-sided database (:mod:`tawla.evaluation.bearoff`); checkers
+still outside home are moved onto the 6 point and their remaining pips are added as a
+shift of ``pips / (49/6)`` rolls, spread by a normal kernel of variance ``0.0339 * pips``
+(:func:`tawla.evaluation.rolls.shift`). This is the effective-pip-count idea: the
+database's expected rolls times 8.17 is each side's effective pip count. The side to move
+wins when it needs no more rolls than the other side. Where both sides are home with at
+most 6 checkers each, the winning chance is the exact one of the two-sided database.
+
+The databases apply to every ruleset once there is no contact (see the module docstring
+of :mod:`tawla.evaluation.bearoff`); the compiled twin of this model for backgammon and
+adi is ``race_bg`` of ``native.fast_eval``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .bearoff import eval_tables, rank_unchecked
+from .protocol import equity_from_probs
+from .rolls import MU, L, combine, shift, t31_equity
+
+__all__ = ["race_eval", "side_dists"]
+
+
+def side_dists(side, one):
+    """All-off and first-off roll distributions for sides with no contact.
+
+    Parameters
+    ----------
+    side : int32[N, 26]
+        One side in its own numbering (:func:`tawla.evaluation.board.sides`).
+    one : float64[54264, 2, 33]
+        The one-sided database.
+
+    Returns
+    -------
+    d_all, d_first : float64[N, L]
+    """
+    home = side[:, 1:7].copy()
+    outside = side[:, 7:26]
+    pts = np.arange(7, 26)
+    home[:, 5] += outside.sum(1)
+    rolls = (outside * (pts - 6)).sum(1) / MU
+    idx = rank_unchecked(home)
+    d_all = np.zeros((len(side), L))
+    d_first = np.zeros((len(side), L))
+    d_all[:, :one.shape[2]] = one[idx, 0, :]
+    d_first[:, :one.shape[2]] = one[idx, 1, :]
+    return shift(d_all, rolls), shift(d_first, rolls)
+
+
+def race_eval(me, opp, r) -> np.ndarray:
+    """The race model's evaluation (the columns of :data:`~tawla.evaluation.COLUMNS`).
+
+    Parameters
+    ----------
+    me, opp : int32[N, 26]
+        Both sides in their own numbering, with no contact between them.
+    r : Ruleset
+
+    Returns
+    -------
+    float64[N, 6]
+        No backgammons are predicted (both backgammon columns are 0).
+    """
+    one, _, _, two = eval_tables()
+    pm_all, pm_first = side_dists(me, one)
+    po_all, po_first = side_dists(opp, one)
+    win, wg, lg, parts = combine(pm_all, pm_first, po_all, po_first, me[:, 0] == 0, opp[:, 0] == 0)
+    # the exact two-sided database where both sides are home with at most 6 checkers
+    small = ((me[:, 7:26].sum(1) == 0) & (opp[:, 7:26].sum(1) == 0)
+             & (me[:, 1:7].sum(1) <= 6) & (opp[:, 1:7].sum(1) <= 6))
+    if small.any():
+        win = win.copy()
+        win[small] = two[rank_unchecked(me[small, 1:7]) * 924 + rank_unchecked(opp[small, 1:7])]
+    out = np.zeros((len(me), 6))
+    out[:, 1] = win
+    out[:, 2] = wg
+    out[:, 4] = lg
+    if r.scoring == "checkers_left":
+        out[:, 0] = t31_equity(parts, me, opp)
+    else:
+        out[:, 0] = equity_from_probs(out[:, 1:], r)
+    return out

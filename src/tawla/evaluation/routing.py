@@ -1,0 +1,177 @@
+"""Which evaluator handles a row, and the entry point :func:`evaluate`.
+
+In order:
+
+1. **Game over** (the opponent has borne off 15, or in tawla31 holds all of its own
+   19..24, RULES.md §1.7, §5.6): the exact result, from the loser's seat
+   (:func:`tawla.evaluation.board.terminal`).
+2. **Race** (no contact, :func:`tawla.evaluation.is_race`; in tawla31 also no opponent
+   checker in the mover's home and none of the mover's in the opponent's, §5.5): the race
+   model (:mod:`tawla.evaluation.race`), exact from the two-sided database where both
+   sides are home with at most 6 checkers each.
+3. **Contact**: the ruleset's model in :data:`CONTACT_MODELS`, an
+   :class:`~tawla.evaluation.Evaluator` (a trained network drops in with
+   :func:`set_contact_model`).
+
+When the compiled evaluators are built and a ruleset's contact model is a
+:class:`~tawla.evaluation.LinearContact` (any weights of its feature layout), a ruleset
+whose game-over and race rules the compiled pass implements (opposite directions, 1/2(/3)
+scoring, neither of tawla31's §5.5 and §5.6) is evaluated in one compiled pass
+(``eval_bg`` of ``native.fast_eval``), which equals the three steps above in numpy
+(:func:`evaluate_np`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import native
+from ..core.geometry import OPPOSITE
+from ..errors import ConfigError
+from ..rules import get_ruleset
+from .bearoff import eval_tables
+from .board import check_rows, race_mask, sides, terminal
+from .linear import LinearContact
+from .nohit import nohit_contact
+from .protocol import Evaluator
+from .race import race_eval
+
+__all__ = ["evaluate", "evaluate_rows", "evaluate_np", "CONTACT_MODELS", "set_contact_model"]
+
+_BG_LINEAR = LinearContact()
+
+CONTACT_MODELS: dict = {
+    "backgammon": _BG_LINEAR, "adi": _BG_LINEAR, "mahbusa": nohit_contact, "tawla31": nohit_contact,
+    "tawla31-saharat": nohit_contact,
+}
+"""The contact model of each ruleset name, an :class:`~tawla.evaluation.Evaluator`:
+backgammon and adi share one :class:`~tawla.evaluation.LinearContact` (the shipped
+weights), the no-hit games use :func:`tawla.evaluation.nohit.nohit_contact`."""
+
+
+def set_contact_model(ruleset, model) -> None:
+    """Replace the contact evaluator of a ruleset (for example with a trained network).
+
+    Parameters
+    ----------
+    ruleset : Ruleset or str
+        The model serves every ruleset of that name (options included).
+    model : Evaluator
+        ``model(rows uint8[N, 56], ruleset) -> float[N, 6]`` with the columns of
+        :data:`~tawla.evaluation.COLUMNS`.
+
+    Raises
+    ------
+    tawla.errors.UnsupportedRuleset
+        Unknown ruleset.
+    tawla.errors.ConfigError
+        ``model`` is not callable.
+    """
+    r = get_ruleset(ruleset)
+    if not isinstance(model, Evaluator):
+        raise ConfigError(f"a contact model must be callable as model(rows, ruleset), not {type(model).__name__}")
+    CONTACT_MODELS[r.name] = model
+
+
+def evaluate(positions, ruleset) -> np.ndarray:
+    """Evaluate a batch of positions for the side to move.
+
+    Parameters
+    ----------
+    positions : uint8[N, 56]
+        Packed rows (:mod:`tawla.core.layout`), each seen from its side to move; one row
+        of 56 is a batch of one.
+    ruleset : Ruleset or str
+
+    Returns
+    -------
+    float32[N, 6]
+        The columns of :data:`~tawla.evaluation.COLUMNS`: cubeless equity in the ruleset's
+        scoring (points), then the win, win_gammon, win_backgammon, lose_gammon and
+        lose_backgammon probabilities.
+
+    Raises
+    ------
+    tawla.errors.InvalidId
+        ``positions`` of another shape or dtype.
+    tawla.errors.UnsupportedRuleset
+        Unknown ruleset.
+    tawla.errors.ConfigError
+        A contact model that returns another shape.
+    """
+    r = get_ruleset(ruleset)
+    rows = check_rows(positions)
+    return evaluate_rows(rows, r).astype(np.float32)
+
+
+def _compiled_pass(model, r) -> bool:
+    """Whether ``eval_bg`` of ``native.fast_eval`` evaluates rows of ``r`` with ``model``."""
+    return (isinstance(model, LinearContact) and model.compiled and r.geometry == OPPOSITE
+            and r.scoring in ("cube", "mars") and not r.quadrant_lock_win and not r.bearoff_no_opponent_in_home)
+
+
+def evaluate_rows(rows: np.ndarray, r) -> np.ndarray:
+    """:func:`evaluate` without the argument checks, in float64 (the search's entry).
+
+    Parameters
+    ----------
+    rows : uint8[N, 56]
+        Checked rows.
+    r : Ruleset
+
+    Returns
+    -------
+    float64[N, 6]
+    """
+    model = CONTACT_MODELS[r.name]
+    if len(rows) and _compiled_pass(model, r):
+        one, _, _, two = eval_tables()
+        out, _race = native.fast_eval.eval_bg(np.ascontiguousarray(rows), model.weights, r.scoring == "cube",
+                                              r.bar_backgammon_counts_double, one, two)
+        return out
+    return evaluate_np(rows, r, model)
+
+
+def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
+    """The routing of :func:`evaluate_rows` step by step in numpy, the contact rows given to
+    ``model`` (default the ruleset's, :data:`CONTACT_MODELS`).
+
+    Returns
+    -------
+    float64[N, 6]
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        A contact model that returns another shape.
+    """
+    model = CONTACT_MODELS[r.name] if model is None else model
+    n = len(rows)
+    out = np.zeros((n, 6), dtype=np.float64)
+    if n == 0:
+        return out
+    me, opp, om = sides(rows, r)
+    lost, pts, g, bg = terminal(me, opp, r)
+    done = lost.copy()
+    if lost.any():
+        out[lost, 0] = -pts[lost]
+        out[lost, 4] = g[lost]
+        out[lost, 5] = bg[lost]
+    won = (me[:, 0] == 15) & ~done
+    if won.any():  # not reachable from expand (the winner's turn never comes), kept for safety
+        out[won, 0] = 1
+        out[won, 1] = 1
+        done |= won
+    race = race_mask(me, opp, om, r) & ~done
+    if r.bearoff_no_opponent_in_home:
+        race &= (om[:, 1:7].sum(1) == 0) & (me[:, 19:25].sum(1) == 0)
+    if race.any():
+        out[race] = race_eval(me[race], opp[race], r)
+    rest = ~(done | race)
+    if rest.any():
+        got = np.asarray(model(rows[rest], r), dtype=np.float64)
+        if got.shape != (int(rest.sum()), 6):
+            raise ConfigError(f"the contact model of {r.name} returned shape {got.shape}, "
+                              f"not ({int(rest.sum())}, 6)")
+        out[rest] = got
+    return out

@@ -1,0 +1,277 @@
+"""The state every part of a :class:`~tawla.match.Match` shares, its transactions and queries.
+
+A match's state lives in plain attributes of the object. Containers are never changed in
+place: an action replaces a list, tuple or dict by a new one (the event log excepted, which
+only grows), so that :func:`action` can take a snapshot of the whole state by copying the
+attribute dict, and put it back if the action fails.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+
+import numpy as np
+
+from ..errors import InvalidAction, NotYourTurn, TawlaError
+
+__all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "MatchBase"]
+
+PHASES = ("roll", "move", "double", "resign", "over")
+"""The phases of a match (see :mod:`tawla.match`)."""
+
+INPUT_EVENTS = ("roll", "step", "undo", "confirm", "play", "double", "take", "drop", "resign",
+                "accept_resignation", "reject_resignation", "leave", "disconnect", "reconnect",
+                "timeout")
+"""Event types that record an action of a player or of the server; :meth:`Match.replay`
+feeds these back. The other event types are the engine's own."""
+
+RESIGN_KINDS = ("single", "gammon", "backgammon")
+"""What a resignation may concede."""
+
+
+def action(fn):
+    """Apply an action whole or not at all: on any exception the state is put back.
+
+    The snapshot is a copy of the attribute dict (containers are replaced, never changed
+    in place), the length of the event log, and the random generator's state, saved by
+    :meth:`MatchBase._throw` before the first die of the action.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(self, *args, **kwargs):
+        if self._in_action:  # an action called from another one: the outer one guards both
+            return fn(self, *args, **kwargs)
+        self._rng_saved = None
+        self._in_action = True
+        saved = self.__dict__.copy()
+        n_events = len(self._events)
+        try:
+            return fn(self, *args, **kwargs)
+        except BaseException:
+            rng_state = self._rng_saved
+            events = saved["_events"]
+            del events[n_events:]
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            if rng_state is not None:
+                self._rng.bit_generator.state = rng_state
+            raise
+        finally:
+            self._in_action = False
+            self._rng_saved = None
+
+    return wrapper
+
+
+def check_player(player) -> int:
+    """``player`` as 0 or 1.
+
+    Raises
+    ------
+    tawla.errors.InvalidAction
+        Anything but 0 or 1 (a bool included).
+    """
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or player not in (0, 1):
+        raise InvalidAction(f"a player is 0 or 1, not {player!r}")
+    return int(player)
+
+
+class MatchBase:
+    """The fields of a match, the clock, the event log and the read-only queries.
+
+    The parts of :class:`~tawla.match.Match` (turns, cube and resignation, table events,
+    timers, games, the JSON record, the ``.mat`` export) are mixins over this class.
+    """
+
+    def _init_fields(self, r, h, length, players, rng, clock, policy):
+        self.ruleset = r
+        self.house = h
+        self.length: int = length
+        self.players: tuple = players
+        self._rng = rng
+        self._clock = clock
+        self._policy = policy or None  # None: bot_policy(r), built when first needed
+        self._replay_after = None
+        self._created = None
+        self._rng_initial = None
+        self._in_action = False
+        self._rng_saved = None
+        # match
+        self._score = [0, 0]
+        self._game_no = 0
+        self._games = []
+        self._crawford_game = False
+        self._crawford_done = False
+        self._last_winner = None
+        self._winner = None
+        self._end = None
+        self._payout = None
+        self._away = [None, None]
+        # game
+        self._phase = "roll"
+        self._turn = 0
+        self._start = None
+        self._dice = None
+        self._played = ()
+        self._cube = 1
+        self._owner = None
+        self._turns = [0, 0]
+        self._doubler = None
+        self._offer = None
+        self._resume = None
+        self._timers = {}
+        self._paused = None
+        self._events = []
+        self._log_text = (0, "")
+        self._clear_turn()
+
+    def _clear_turn(self):
+        """Forget what was derived from the turn in progress (see the turn mixin)."""
+        self._hops = ()
+        self._lits = ()
+        self._seqs = None
+        self._moves = None
+        self._move_by_after = None
+        self._kept_finals = None
+
+    # ------------------------------------------------------------------ clock, dice, log
+    def _now(self):
+        if self._clock is None:
+            return None
+        t = self._clock()
+        if isinstance(t, np.generic):
+            t = t.item()
+        if isinstance(t, bool) or not isinstance(t, (int, float)):
+            raise TawlaError(f"clock() must return a number of seconds, not {t!r}")
+        return t
+
+    def _throw(self) -> int:
+        """One die from the match's generator (its state saved once per action first)."""
+        if self._rng_saved is None:
+            self._rng_saved = self._rng.bit_generator.state
+        return int(self._rng.integers(1, 7))
+
+    def _emit(self, t, type_, **fields):
+        ev = {"type": type_, "t": t}
+        ev.update(fields)
+        self._events.append(ev)
+        return ev
+
+    def _require_turn(self, player, phase, what):
+        player = check_player(player)
+        if self._phase == "over":
+            raise InvalidAction("the match is over")
+        if player != self._turn:
+            raise NotYourTurn(f"player {player} may not {what}: it is player {self._turn}'s turn")
+        if self._phase != phase:
+            raise InvalidAction(f"cannot {what} in the {self._phase} phase")
+        return player
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def phase(self) -> str:
+        """``"roll"``, ``"move"``, ``"double"``, ``"resign"`` or ``"over"``."""
+        return self._phase
+
+    @property
+    def turn(self) -> int:
+        """The player whose turn it is (0 or 1); during a pending double, the doubler."""
+        return self._turn
+
+    @property
+    def to_act(self):
+        """The player expected to act now: :attr:`turn`, the player who must answer a double
+        or a resignation offer, or None when the match is over."""
+        if self._phase == "over":
+            return None
+        if self._phase == "double":
+            return 1 - self._doubler
+        if self._phase == "resign":
+            return 1 - self._offer["player"]
+        return self._turn
+
+    @property
+    def score(self) -> tuple:
+        """Points of (player 0, player 1)."""
+        return tuple(self._score)
+
+    @property
+    def cube_value(self) -> int:
+        """The cube value of the game in progress (1 where no cube is used)."""
+        return self._cube
+
+    @property
+    def cube_owner(self):
+        """None while the cube is centred, else the player who owns it."""
+        return self._owner
+
+    @property
+    def cube_in_play(self) -> bool:
+        """Whether this match uses the doubling cube (the ruleset has one and the house offers it)."""
+        return self.ruleset.cube and self.house.cube
+
+    @property
+    def is_crawford(self) -> bool:
+        """True during the Crawford game (§2.4): derived from the score, matches with a cube only."""
+        return self._crawford_game
+
+    @property
+    def is_post_crawford(self) -> bool:
+        """True in the games after the Crawford game."""
+        return self._crawford_done and not self._crawford_game
+
+    @property
+    def winner(self):
+        """None until the match is over; then 0 or 1 (a money session: the player ahead, or
+        None when the session ends level)."""
+        return self._winner
+
+    @property
+    def end_reason(self):
+        """None until the match is over; then ``"score"``, ``"forfeit"`` (a player left or did
+        not come back in time) or ``"session_end"`` (a player left a money session)."""
+        return self._end
+
+    @property
+    def payout(self):
+        """Coin tables, once the match is over: ``{"winner", "pot", "fee", "prize"}`` (integer
+        coins: the pot is both stakes, the fee ``fee_percent`` of it rounded down, the prize the
+        rest, paid to the winner once). None otherwise."""
+        return copy.deepcopy(self._payout)
+
+    @property
+    def game_number(self) -> int:
+        """1 for the first game; a drawn game's replay is a new game."""
+        return self._game_no
+
+    @property
+    def games(self) -> list:
+        """The finished games: dicts with ``game``, ``score`` (before), ``winner`` (None for a
+        draw), ``kind``, ``points``, ``reason`` and ``cube``."""
+        return copy.deepcopy(self._games)
+
+    @property
+    def events(self) -> list:
+        """A copy of the event log (see :mod:`tawla.match`)."""
+        return copy.deepcopy(self._events)
+
+    @property
+    def away(self) -> tuple:
+        """For each player, the time he was reported disconnected, or None."""
+        return tuple(self._away)
+
+    @property
+    def offer(self):
+        """The pending resignation offer ``{"player", "kind", "points"}``, else None."""
+        return copy.deepcopy(self._offer)
+
+    @property
+    def turns_played(self) -> tuple:
+        """Turns completed in this game by each player (passes included; Holland, D15)."""
+        return tuple(self._turns)
+
+    def __repr__(self):
+        return (f"<Match {self.ruleset.name} at {self.house.name}, "
+                f"{'money session' if self.length == 0 else f'{self.length} points'}, "
+                f"game {self._game_no}, score {self._score[0]}-{self._score[1]}, {self._phase}>")

@@ -1,0 +1,322 @@
+"""A match as JSON and its event log: :meth:`to_json`, :meth:`from_json`, :meth:`replay`.
+
+Schema (version 1)::
+
+    {"format": "tawla-match", "version": 1,
+     "config": {"ruleset", "ruleset_options", "house" (HouseRules.to_dict()), "length",
+                "players", "rng" (initial bit-generator state), "created" (clock time or null)},
+     "state":  {"phase", "turn", "score", "game", "board" (Position.id() at the start of the turn,
+                seen from "turn"), "dice", "played" ([from, to, [dice], hit] per step), "cube",
+                "owner", "turns" (turns played this game), "doubler", "offer", "resume",
+                "crawford_game", "crawford_done", "last_winner", "timers" ({"roll"|"turn"|"step"|
+                "offer": deadline}), "paused", "away", "winner", "end", "payout", "games"
+                (finished games), "rng" (current bit-generator state)},
+     "events": [{"type", "t", ...}, ...]}
+
+:meth:`~RecordMixin.to_json` is one line of canonical JSON (sorted keys, no spaces);
+:meth:`~RecordMixin.from_json` restores a match from it and :meth:`~RecordMixin.replay`
+rebuilds one from ``config`` and the input events alone; both give the same JSON, byte
+for byte. The log only grows, so the JSON text of the events already written is kept and
+each :meth:`~RecordMixin.to_json` encodes only the new ones.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+
+from ..core.dice import check_dice
+from ..core.steps import Step
+from ..errors import FormatError, TawlaError
+from ..position import Position
+from ..rules import get_ruleset
+from ..turn import played_hops
+from .base import INPUT_EVENTS, PHASES
+from .house import HouseRules
+from .turns import TurnsMixin
+
+__all__ = ["RecordMixin", "FORMAT", "VERSION", "make_rng"]
+
+FORMAT = "tawla-match"
+VERSION = 1
+
+
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+_dumps = _ENCODER.encode  # json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def _rng_state_to_json(obj):
+    """A bit generator's state as JSON-able data (arrays as ``{"ndarray", "data"}``)."""
+    if isinstance(obj, dict):
+        return {k: _rng_state_to_json(v) for k, v in obj.items()}
+    if isinstance(obj, np.ndarray):
+        return {"ndarray": str(obj.dtype), "data": obj.tolist()}
+    if isinstance(obj, np.integer):
+        return int(obj)
+    return obj
+
+
+def _rng_state_from_json(obj):
+    if isinstance(obj, dict):
+        if set(obj) == {"ndarray", "data"}:
+            return np.asarray(obj["data"], dtype=obj["ndarray"])
+        return {k: _rng_state_from_json(v) for k, v in obj.items()}
+    return obj
+
+
+def make_rng(rng) -> np.random.Generator:
+    """The match's dice generator from an int seed or a Generator (used in place).
+
+    Raises
+    ------
+    tawla.errors.TawlaError
+        Anything else (the engine never reads global randomness).
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        return np.random.default_rng(int(rng))
+    raise TawlaError("rng must be an int seed or a numpy.random.Generator (the engine never "
+                     f"reads global randomness), not {rng!r}")
+
+
+def _rng_from_state(state) -> np.random.Generator:
+    try:
+        bitgen = getattr(np.random, state["bit_generator"])()
+        bitgen.state = _rng_state_from_json(state)
+    except (AttributeError, KeyError, TypeError, ValueError) as e:
+        raise FormatError(f"cannot restore the random generator: {e}") from None
+    return np.random.Generator(bitgen)
+
+
+def _load(data) -> dict:
+    if isinstance(data, (str, bytes, bytearray)):
+        try:
+            data = json.loads(data)
+        except ValueError as e:
+            raise FormatError(f"not JSON: {e}") from None
+    elif isinstance(data, dict):
+        data = copy.deepcopy(data)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise FormatError(f"not a {FORMAT} document")
+    if data.get("version") != VERSION:
+        raise FormatError(f"unsupported {FORMAT} version {data.get('version')!r}")
+    return data
+
+
+class RecordMixin(TurnsMixin):
+    """The JSON document of a match, its restoration and its replay."""
+
+    def _config(self) -> dict:
+        return {
+            "ruleset": self.ruleset.name,
+            "ruleset_options": dict(self.ruleset.options),
+            "house": self.house.to_dict(),
+            "length": self.length,
+            "players": list(self.players),
+            "rng": self._rng_initial,
+            "created": self._created,
+        }
+
+    def _state(self) -> dict:
+        """The ``state`` part; shares the (never changed in place) containers of the match."""
+        return {
+            "phase": self._phase,
+            "turn": self._turn,
+            "score": list(self._score),
+            "game": self._game_no,
+            "board": self._start.id() if self._start is not None else None,
+            "dice": list(self._dice) if self._dice is not None else None,
+            "played": [[s.from_point, s.to_point, list(s.dice), s.hit] for s in self._played],
+            "cube": self._cube,
+            "owner": self._owner,
+            "turns": list(self._turns),
+            "doubler": self._doubler,
+            "offer": self._offer,
+            "resume": self._resume,
+            "crawford_game": self._crawford_game,
+            "crawford_done": self._crawford_done,
+            "last_winner": self._last_winner,
+            "timers": dict(self._timers),
+            "paused": dict(self._paused) if self._paused is not None else None,
+            "away": list(self._away),
+            "winner": self._winner,
+            "end": self._end,
+            "payout": self._payout,
+            "games": self._games,
+            "rng": _rng_state_to_json(self._rng.bit_generator.state),
+        }
+
+    def to_dict(self) -> dict:
+        """The JSON document as a dict: ``format``, ``version``, ``config``, ``state``, ``events``
+        (a deep copy: changing it does not change the match)."""
+        return copy.deepcopy({"format": FORMAT, "version": VERSION, "config": self._config(),
+                              "state": self._state(), "events": self._events})
+
+    def _events_json(self) -> str:
+        """The JSON text of the event log, encoding only the events new since the last call."""
+        events = self._events
+        n, text = self._log_text
+        if n > len(events):  # pragma: no cover - the log only grows
+            n, text = 0, ""
+        if n < len(events):
+            new = _dumps(events[n:])[1:-1]
+            text = f"{text},{new}" if text else new
+            self._log_text = (len(events), text)
+        return f"[{text}]"
+
+    def to_json(self) -> str:
+        """The whole match as one line of canonical JSON (see :mod:`tawla.match`).
+
+        Returns
+        -------
+        str
+            The same text as ``json.dumps(self.to_dict(), sort_keys=True,
+            separators=(",", ":"))``.
+        """
+        return (f'{{"config":{_dumps(self._config())},"events":{self._events_json()},'
+                f'"format":{_dumps(FORMAT)},"state":{_dumps(self._state())},"version":{VERSION}}}')
+
+    @classmethod
+    def _from_config(cls, cfg, rng, clock, timeout_policy):
+        m = cls.__new__(cls)
+        try:
+            h = HouseRules.from_dict(cfg["house"])
+            r = get_ruleset(cfg["ruleset"], **cfg["ruleset_options"])
+            m._init_fields(r, h, int(cfg["length"]), tuple(cfg["players"]), rng, clock, timeout_policy)
+            m._rng_initial = cfg["rng"]
+            m._created = cfg["created"]
+        except (KeyError, TypeError) as e:
+            raise FormatError(f"bad config: {e!r}") from None
+        return m
+
+    @classmethod
+    def from_json(cls, data, *, clock=None, timeout_policy=None):
+        """Restore a match from :meth:`to_json` (or :meth:`to_dict`) output.
+
+        Parameters
+        ----------
+        data : str or dict
+        clock, timeout_policy
+            As for :class:`~tawla.match.Match` (not part of the JSON).
+
+        Returns
+        -------
+        Match
+
+        Raises
+        ------
+        tawla.errors.FormatError
+            Not a document of this format and version, or a state that does not hold.
+        tawla.errors.IllegalMove
+            Saved steps of the turn in progress that are not legal.
+        """
+        data = _load(data)
+        try:
+            cfg, st = data["config"], data["state"]
+            m = cls._from_config(cfg, _rng_from_state(st["rng"]), clock, timeout_policy)
+            r = m.ruleset
+            m._phase = st["phase"]
+            if m._phase not in PHASES:
+                raise FormatError(f"unknown phase {m._phase!r}")
+            m._turn = int(st["turn"])
+            m._score = [int(x) for x in st["score"]]
+            m._game_no = int(st["game"])
+            m._start = Position.from_id(st["board"], r) if st["board"] is not None else None
+            m._dice = tuple(st["dice"]) if st["dice"] is not None else None
+            played = tuple(Step(a, b, (d[0] if len(d) == 1 else tuple(d)), bool(h))
+                           for a, b, d, h in st["played"])
+            m._played = played
+            m._hops = played_hops(played)
+            m._cube = int(st["cube"])
+            m._owner = st["owner"]
+            m._turns = [int(x) for x in st["turns"]]
+            m._doubler = st["doubler"]
+            m._offer = st["offer"]
+            m._resume = st["resume"]
+            m._crawford_game = bool(st["crawford_game"])
+            m._crawford_done = bool(st["crawford_done"])
+            m._last_winner = st["last_winner"]
+            m._timers = dict(st["timers"])
+            m._paused = dict(st["paused"]) if st["paused"] is not None else None
+            m._away = list(st["away"])
+            m._winner = st["winner"]
+            m._end = st["end"]
+            m._payout = st["payout"]
+            m._games = st["games"]
+            m._events = data["events"]
+            if m._turn not in (0, 1) or m._cube < 1 or not isinstance(m._events, list):
+                raise FormatError("bad turn, cube or event log")
+            if m._phase == "move":
+                if m._dice is None:
+                    raise FormatError("a move phase without dice")
+                check_dice(m._dice)
+                m._lit()  # the steps made must be legal next steps
+        except (KeyError, TypeError, ValueError) as e:
+            if isinstance(e, FormatError):
+                raise
+            raise FormatError(f"bad match state: {e}") from None
+        return m
+
+    @classmethod
+    def replay(cls, data, *, clock=None, timeout_policy=None):
+        """Rebuild a match from its ``config`` and the input events of its log alone.
+
+        Every input event is applied again with its recorded time; the result has the same
+        :meth:`to_json` as the match that wrote the log. Timeouts that completed a move replay
+        the recorded move, whatever the policy.
+
+        Parameters
+        ----------
+        data : str or dict
+            :meth:`to_json` output (its ``state`` is ignored).
+        clock, timeout_policy
+            Used for play after the replay.
+
+        Returns
+        -------
+        Match
+
+        Raises
+        ------
+        tawla.errors.FormatError
+            A log that does not replay (an action the rules refuse, a different outcome).
+        """
+        data = _load(data)
+        cfg, events = data["config"], data["events"]
+        box = {"t": cfg["created"]}
+        m = cls._from_config(cfg, _rng_from_state(cfg["rng"]), (lambda: box["t"]), timeout_policy)
+        if cfg["created"] is None:
+            m._clock = None
+        m._new_game(cfg["created"])
+        for i, ev in enumerate(events):
+            typ = ev.get("type")
+            if typ not in INPUT_EVENTS:
+                continue
+            box["t"] = ev.get("t")
+            p = ev.get("player")
+            try:
+                if typ == "timeout":
+                    m._replay_after = ev.get("after")
+                    try:
+                        m.on_timeout(ev["t"])
+                    finally:
+                        m._replay_after = None
+                elif typ == "step":
+                    m.step(p, ev["from"], ev["to"], dice=tuple(ev["dice"]))
+                elif typ == "play":
+                    m._replay_play(p, ev["steps"])
+                elif typ == "resign":
+                    m.resign(p, ev["kind"])
+                else:
+                    getattr(m, typ)(p)
+            except TawlaError as e:
+                raise FormatError(f"event {i} ({typ}) does not replay: {e}") from None
+        if m._events != events:
+            n = next((i for i, (a, b) in enumerate(zip(m._events, events)) if a != b),
+                     min(len(m._events), len(events)))
+            raise FormatError(f"the replayed log differs from the recorded one at event {n}")
+        m._clock = clock
+        return m

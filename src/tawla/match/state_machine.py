@@ -1,0 +1,75 @@
+"""The :class:`Match` class: a whole match as a state machine, assembled from its parts.
+
+Each part is a mixin of its own module: the shared state, transactions and queries
+(:mod:`~tawla.match.base`), the timers (:mod:`~tawla.match.timers`), games and their ends
+(:mod:`~tawla.match.games`), turns (:mod:`~tawla.match.turns`), the cube and resignations
+(:mod:`~tawla.match.cube`), the table (:mod:`~tawla.match.table`), the JSON record and
+replay (:mod:`~tawla.match.record`) and the ``.mat`` export (:mod:`~tawla.match.mat_export`).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..errors import ConfigError, InvalidAction
+from .house import get_house
+from .mat_export import MatExportMixin
+from .record import RecordMixin, _rng_state_to_json, make_rng
+from .table import TableMixin
+
+__all__ = ["Match"]
+
+
+class Match(RecordMixin, TableMixin, MatExportMixin):
+    """The whole life of a match (or money session) between players 0 and 1.
+
+    Parameters
+    ----------
+    ruleset : str or Ruleset
+        ``backgammon``, ``adi``, ``mahbusa``, ``tawla31``, ``tawla31-saharat`` (or an alias);
+        the house's ``ruleset_options`` are applied on top.
+    house : str or HouseRules
+        ``federation``, ``saharat``, ``international`` or a profile from :func:`tawla.get_house`.
+    length : int, optional
+        Points to win; None: the house's default for the ruleset; 0: a money session (houses
+        with ``money``).
+    players : (str, str)
+        Names of player 0 and player 1 (used in records and ``.mat`` exports).
+    rng : int or numpy.random.Generator
+        Where the dice come from (required). A Generator is used, and advanced, in place.
+    clock : callable, optional
+        ``clock() -> float`` seconds; read once per action to stamp events and set deadlines.
+        Without a clock, events carry ``t: null`` and there are no timers.
+    timeout_policy : callable, optional
+        ``policy(position, dice, played_steps, candidates) -> Move`` for :meth:`on_timeout`;
+        default :func:`~tawla.match.bot_policy` of the ruleset (the ``ply0`` bot). Not part
+        of the JSON.
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        Unknown house, a match length the house does not allow, or a coin table with
+        ``length=0``.
+    tawla.errors.UnsupportedRuleset
+        Unknown ruleset, or a ruleset the house does not offer (a ConfigError too).
+    tawla.errors.InvalidAction
+        Not two players.
+    tawla.errors.TawlaError
+        No ``rng``.
+    """
+
+    def __init__(self, ruleset, house="international", length=None, players=("Player 1", "Player 2"),
+                 *, rng=None, clock: Callable | None = None, timeout_policy: Callable | None = None):
+        h = get_house(house)
+        r = h.ruleset(ruleset)
+        length = h.check_length(r.name, length)
+        if length == 0 and h.coin_table:
+            raise ConfigError("a coin table plays a match (one payment at the end), not a money session")
+        players = tuple(str(p) for p in players)
+        if len(players) != 2:
+            raise InvalidAction(f"a match has two players, not {len(players)}")
+        self._init_fields(r, h, length, players, make_rng(rng), clock, timeout_policy)
+        self._rng_initial = _rng_state_to_json(self._rng.bit_generator.state)
+        t = self._now()
+        self._created = t
+        self._new_game(t)

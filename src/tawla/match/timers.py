@@ -1,0 +1,116 @@
+"""The clocks of a match: turn, step and answer timers, the grace period, :meth:`on_timeout`.
+
+With a clock and a house that has timers (:class:`~tawla.match.house.HouseRules`), in
+seconds of the injected clock:
+
+* waiting for a roll: ``step_time`` if the house has one, else ``turn_time``, from the start
+  of the turn;
+* moving: ``turn_time`` from the roll, and ``step_time`` from the roll, the last step or the
+  last undo, whichever runs out first;
+* answering a double or a resignation offer: ``step_time``, else ``turn_time``; while a
+  resignation offer is pending the mover's clocks are paused and resume with the time left;
+* coin tables with a ``grace_period``: a player reported by ``disconnect`` who is not back
+  (``reconnect``) within the grace period forfeits the match.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InvalidAction
+from .base import MatchBase, action
+
+__all__ = ["TimersMixin"]
+
+
+class TimersMixin(MatchBase):
+    """Deadlines and their expiry (RULES.md §1.9, house timers)."""
+
+    def _set_timers(self, kind, t):
+        """Start the timers of a phase (``"roll"``, ``"move"``, ``"offer"``) at time t (no
+        clock: none)."""
+        timers = {}
+        if t is not None:
+            h = self.house
+            if kind == "roll":
+                limit = h.step_time or h.turn_time
+                if limit:
+                    timers["roll"] = t + limit
+            elif kind == "move":
+                if h.turn_time:
+                    timers["turn"] = t + h.turn_time
+                if h.step_time:
+                    timers["step"] = t + h.step_time
+            elif kind == "offer":
+                limit = h.step_time or h.turn_time
+                if limit:
+                    timers["offer"] = t + limit
+        self._timers = timers
+
+    def _restart_step_timer(self, t):
+        """A step or an undo at time t starts the step clock again."""
+        if self.house.step_time and t is not None:
+            self._timers = {**self._timers, "step": t + self.house.step_time}
+
+    @property
+    def deadline(self):
+        """The time (seconds of the clock) at which the server should call
+        :meth:`on_timeout`, or None."""
+        ds = list(self._timers.values()) + self._grace_deadlines()
+        return min(ds) if ds else None
+
+    def _grace_deadlines(self):
+        g = self.house.grace_period
+        if self._phase == "over" or g is None or not self.house.coin_table or self._created is None:
+            return []
+        return [a + g for a in self._away if a is not None]
+
+    @action
+    def on_timeout(self, now):
+        """The server's call once ``now >= deadline``: handle the earliest expired deadline.
+
+        Waiting for a roll: the dice are rolled. Moving: the turn is completed by the timeout
+        policy with a legal maximal move that keeps the steps made. A pending double is
+        dropped; a pending resignation offer is rejected; an absent player past the grace
+        period forfeits the match. Call again while :attr:`deadline` is still ``<= now``.
+
+        Parameters
+        ----------
+        now : float
+            Seconds, on the match's clock.
+
+        Raises
+        ------
+        tawla.errors.InvalidAction
+            No deadline, or ``now`` is before it; a policy that chose no candidate.
+        """
+        if isinstance(now, np.generic):
+            now = now.item()
+        if isinstance(now, bool) or not isinstance(now, (int, float)):
+            raise InvalidAction(f"now must be a number of seconds, not {now!r}")
+        if self._phase == "over":
+            raise InvalidAction("the match is over")
+        dl = self.deadline
+        if dl is None or now < dl:
+            raise InvalidAction(f"no deadline has passed (deadline {dl}, now {now})")
+        g = self.house.grace_period
+        for p in (0, 1):
+            a = self._away[p]
+            if self._grace_deadlines() and a is not None and a + g == dl:
+                self._emit(now, "timeout", player=p, action="forfeit")
+                self._forfeit(p, now)
+                return
+        if self._phase == "roll":
+            ev = self._emit(now, "timeout", player=self._turn, action="roll")
+            self._do_roll(self._turn, now, ev)
+        elif self._phase == "move":
+            ev = self._emit(now, "timeout", player=self._turn, action="complete")
+            self._auto_complete(now, ev)
+        elif self._phase == "double":
+            self._emit(now, "timeout", player=1 - self._doubler, action="drop")
+            self._do_drop(now)
+        elif self._phase == "resign":
+            self._emit(now, "timeout", player=1 - self._offer["player"], action="reject")
+            self._do_reject(now)
+        else:  # pragma: no cover - every phase with a timer is handled above
+            raise InvalidAction(f"nothing to time out in the {self._phase} phase")

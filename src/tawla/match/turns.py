@@ -1,0 +1,406 @@
+"""A turn in a match: the roll, step-by-step play (RULES.md §1.3), whole moves, timeouts.
+
+The mover plays his dice step by step (:meth:`~TurnsMixin.step`, :meth:`~TurnsMixin.undo`,
+then :meth:`~TurnsMixin.confirm`) or all at once (:meth:`~TurnsMixin.play`). A forced move
+(exactly one legal result) and a pass never reach the ``move`` phase: the engine plays them
+by itself. A step that ends the game (the 15th checker off, the tawla31 quadrant lock) ends
+it at once.
+
+What a turn lights up comes from :func:`tawla.native.turn_steps` and what it can still
+reach from :func:`tawla.native.turn_finals` (the compiled engine where it has them). The
+turn keeps, besides the steps made, their single hops, the lit steps after each prefix of
+them (so that :meth:`~TurnsMixin.legal_steps`, the next step, an undo and the confirmation
+search nothing again), and the roll's legal sequences; none of this is part of the JSON.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import native
+from ..bots.policies import bot_policy
+from ..core.dice import expand_dice
+from ..core.moves import Move
+from ..core.steps import Step
+from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidAction
+from ..notation import parse_move
+from ..position import Position
+from ..reference.turn import after_hops
+from .base import action
+from .games import GamesMixin
+
+__all__ = ["TurnsMixin", "step_hops"]
+
+
+def step_hops(step: Step) -> tuple:
+    """A lit (possibly combined) step as single hops ``(from, to, die)``."""
+    p = step.from_point
+    die = step.die
+    if not isinstance(die, tuple):
+        return ((p, step.to_point, die),)
+    out = []
+    for d in die:
+        q = p - d
+        if q < 1:
+            q = 0
+        out.append((p, q, d))
+        p = q
+    return tuple(out)
+
+
+def _is_int(v) -> bool:
+    return not isinstance(v, bool) and isinstance(v, (int, np.integer))
+
+
+class TurnsMixin(GamesMixin):
+    """Rolling and moving (RULES.md §1.3-§1.5)."""
+
+    # ------------------------------------------------------------------ derived turn state
+    # (the dice of a turn are checked once: thrown by the match, or by from_json)
+    def _lit(self) -> tuple:
+        """``(steps, ended)`` after the steps made: the lit steps (a tuple of Step) and
+        whether the game ended; computed once per prefix of the turn."""
+        k = len(self._played)
+        lits = self._lits
+        if len(lits) > k and lits[k] is not None:
+            return lits[k]
+        lit = self._lit_after(self._hops)
+        self._lits = lits[:k] + (None,) * (k - len(lits)) + (lit,)
+        return lit
+
+    def _lit_after(self, hops) -> tuple:
+        singles, combined, ended = native.turn_steps(self._start.row, self._dice, hops, self.ruleset)
+        return tuple(map(Step._make, singles)) + tuple(map(Step._make, combined)), bool(ended)
+
+    def _sequences(self) -> list:
+        """The roll's legal moves as ``(steps, after, ended)`` (:func:`tawla.native.legal_sequences`)."""
+        if self._seqs is None:
+            self._seqs = native.legal_sequences(self._start.row, self._dice, self.ruleset)
+        return self._seqs
+
+    def _legal_moves(self) -> list:
+        """The roll's legal moves as :class:`~tawla.Move` objects (built once per turn)."""
+        if self._moves is None:
+            row, dice, r = self._start.row, self._dice, self.ruleset
+            self._moves = [Move(steps, dice, ended, row, after, r) for steps, after, ended in self._sequences()]
+        return self._moves
+
+    def _move_for(self, move):
+        """The legal move of this roll equal to ``move`` (same start, same result), or None."""
+        if self._move_by_after is None:
+            self._move_by_after = {m.after: m for m in self._legal_moves()}
+        m = self._move_by_after.get(move.after)
+        if m is None or m != move:
+            return None
+        return m
+
+    def _board_and_steps(self) -> tuple:
+        """``(row, steps)``: the board after the steps made (mover's seat) and their hops
+        as single Steps with their hits."""
+        row, hits = after_hops(self.ruleset, self._start.row, self._hops)
+        return row, [Step(a, b, d, h) for (a, b, d), h in zip(self._hops, hits)]
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def dice(self):
+        """The roll of the turn in progress, as thrown (None before the roll)."""
+        return self._dice
+
+    @property
+    def dice_left(self) -> tuple:
+        """The dice not used yet this turn, high first (a double gives four); () outside a move."""
+        if self._dice is None:
+            return ()
+        rest = list(expand_dice(self._dice))
+        for hop in self._hops:
+            rest.remove(hop[2])
+        return tuple(rest)
+
+    @property
+    def played_steps(self) -> tuple:
+        """The steps made so far this turn (as accepted by :meth:`step`)."""
+        return tuple(self._played)
+
+    @property
+    def position(self) -> Position:
+        """The board seen from the seat of :attr:`turn`, with the steps made this turn applied."""
+        if self._played:
+            return Position(after_hops(self.ruleset, self._start.row, self._hops)[0], self.ruleset)
+        return self._start
+
+    @property
+    def turn_start_position(self) -> Position:
+        """The board at the start of the current turn, seen from :attr:`turn`."""
+        return self._start
+
+    def legal_steps(self) -> list:
+        """The steps :attr:`turn` may make next (:func:`tawla.legal_steps`); [] outside a move.
+
+        Returns
+        -------
+        list[tawla.Step]
+            Single steps (dice high to low, points high to low), then one-checker combined
+            steps (``die`` the tuple of dice in the order used).
+        """
+        if self._phase != "move":
+            return []
+        return list(self._lit()[0])
+
+    def legal_moves(self) -> list:
+        """The legal moves that extend the steps made this turn; [] outside a move.
+
+        Returns
+        -------
+        list[tawla.Move]
+            In the canonical order of :meth:`tawla.Position.legal_moves`.
+        """
+        if self._phase != "move":
+            return []
+        moves = self._legal_moves()
+        if not self._played:
+            return list(moves)
+        finals = {row for row, _hops in self._finals()}
+        return [m for m in moves if m.after in finals]
+
+    def _finals(self) -> list:
+        """:func:`tawla.native.turn_finals` of the steps made (kept until the next step or undo)."""
+        kept = self._kept_finals
+        if kept is not None and kept[0] == self._hops:
+            return kept[1]
+        finals = native.turn_finals(self._start.row, self._dice, self._hops, self.ruleset)
+        self._kept_finals = (self._hops, finals)
+        return finals
+
+    # ------------------------------------------------------------------ actions
+    @action
+    def roll(self, player):
+        """Roll the dice for the turn (phase ``roll``).
+
+        A pass or a forced move is then played by itself (see :attr:`phase`).
+
+        Raises
+        ------
+        tawla.errors.NotYourTurn, tawla.errors.InvalidAction
+        """
+        player = self._require_turn(player, "roll", "roll")
+        t = self._now()
+        self._do_roll(player, t, "roll")
+
+    def _do_roll(self, player, t, via):
+        dice = (self._throw(), self._throw())
+        if via == "roll":
+            self._emit(t, "roll", player=player, dice=list(dice))
+        else:
+            via["dice"] = list(dice)
+        self._begin_move(dice, t)
+
+    def _begin_move(self, dice, t):
+        """Dice are on the board: pass, play a forced move, or wait for the mover."""
+        self._dice = tuple(dice)
+        self._played = ()
+        self._clear_turn()
+        seqs = self._sequences()
+        if not seqs:
+            self._finish_turn(self._start.row, [], "pass", t)
+        elif len(seqs) == 1:
+            steps, after, _ended = seqs[0]
+            self._finish_turn(after, steps, "forced", t)
+        else:
+            self._phase = "move"
+            self._set_timers("move", t)
+
+    @action
+    def step(self, player, from_point, to_point, dice=None):
+        """Make one lit step (phase ``move``): a checker from ``from_point`` to ``to_point``.
+
+        Parameters
+        ----------
+        player : int
+        from_point, to_point : int
+            In the mover's numbering: 1..24, 25 = bar, 0 = off. A one-checker combined step
+            (two or more dice) is allowed, as :meth:`legal_steps` lists it.
+        dice : int or tuple of int, optional
+            The die (or dice, in order) to use; needed only where several paths reach
+            ``to_point`` with different results.
+
+        Raises
+        ------
+        tawla.errors.NotYourTurn, tawla.errors.InvalidAction
+        tawla.errors.IllegalMove
+            Not a legal next step; ``.legal`` lists the legal ones.
+        tawla.errors.AmbiguousMove
+            Several paths with different dice or hits; ``.legal`` lists them.
+        """
+        player = self._require_turn(player, "move", "move")
+        for v in (from_point, to_point):
+            if not _is_int(v) or not 0 <= v <= 25:
+                raise IllegalMove(f"a point is an integer 0..25, not {v!r}", text=str(v))
+        want = None
+        if dice is not None:
+            want = (dice,) if _is_int(dice) else tuple(dice)
+            if not want or not all(_is_int(d) for d in want):
+                raise IllegalMove(f"dice must be a die or a tuple of dice, not {dice!r}", text=str(dice))
+            want = tuple(int(d) for d in want)
+        legal, _ended = self._lit()
+        cands = [s for s in legal if s.from_point == from_point and s.to_point == to_point
+                 and (want is None or s.dice == want)]
+        if not cands:
+            text = f"{from_point}/{to_point}" + (f" with {want}" if want else "")
+            raise IllegalMove(f"{text} is not a legal step now; legal: "
+                              f"{', '.join(f'{s} {s.dice}' for s in legal) or '(none)'}",
+                              text=text, legal=list(legal))
+        if len(cands) > 1:
+            self._check_unambiguous(from_point, to_point, cands)
+        c = cands[0]
+        chosen = Step(int(c.from_point), int(c.to_point),
+                      tuple(int(d) for d in c.die) if isinstance(c.die, tuple) else int(c.die), bool(c.hit))
+        hops = self._hops + step_hops(chosen)
+        lit = self._lit_after(hops)
+        t = self._now()
+        k = len(self._played)
+        self._played = self._played + (chosen,)
+        self._hops = hops
+        self._lits = self._lits[:k + 1] + (lit,)
+        self._emit(t, "step", player=player, **{"from": chosen.from_point}, to=chosen.to_point,
+                   dice=list(chosen.dice), hit=chosen.hit)
+        if lit[1]:  # the step ended the game
+            self._finish_turn(*self._board_and_steps(), "steps", t)
+        else:
+            self._restart_step_timer(t)
+
+    def _check_unambiguous(self, from_point, to_point, cands):
+        """Several lit steps go from ``from_point`` to ``to_point``: they must all lead to the
+        same board with the same dice left (a step that ends the game voids the dice left).
+
+        Raises
+        ------
+        tawla.errors.AmbiguousMove
+        """
+        r = self.ruleset
+        row = after_hops(r, self._start.row, self._hops)[0]
+        left = self.dice_left
+        outcomes = {}
+        for c in cands:
+            hs = step_hops(c)
+            after = after_hops(r, row, hs)[0]
+            ended = self._lit_after(self._hops + hs)[1]
+            rest = list(left)
+            for d in c.dice:
+                rest.remove(d)
+            outcomes.setdefault((after, None if ended else tuple(rest)), c)
+        if len(outcomes) > 1:
+            raise AmbiguousMove(f"{from_point}/{to_point} can be played "
+                                f"{' or '.join(f'{s} with {s.dice}' for s in outcomes.values())}; "
+                                "give the dice", text=f"{from_point}/{to_point}",
+                                legal=list(outcomes.values()))
+
+    @action
+    def undo(self, player):
+        """Take back the last step of this turn (phase ``move``).
+
+        Raises
+        ------
+        tawla.errors.NotYourTurn, tawla.errors.InvalidAction
+        """
+        player = self._require_turn(player, "move", "undo")
+        if not self._played:
+            raise InvalidAction("no step to undo")
+        t = self._now()
+        last = self._played[-1]
+        k = len(self._played)
+        self._played = self._played[:-1]
+        self._hops = self._hops[:len(self._hops) - len(last.dice)]
+        self._lits = self._lits[:k]
+        self._emit(t, "undo", player=player)
+        self._restart_step_timer(t)
+
+    @action
+    def confirm(self, player):
+        """End the turn once its steps make a complete legal move (phase ``move``).
+
+        Raises
+        ------
+        tawla.errors.NotYourTurn, tawla.errors.InvalidAction
+            Steps remain to be played.
+        """
+        player = self._require_turn(player, "move", "confirm")
+        if not self._played:
+            raise InvalidAction("no step made yet: play the dice first")
+        left = self._lit()[0]
+        if left:
+            raise InvalidAction(f"the turn is not complete: legal next steps "
+                                f"{', '.join(map(str, left[:8]))}")
+        t = self._now()
+        self._emit(t, "confirm", player=player)
+        self._finish_turn(*self._board_and_steps(), "steps", t)
+
+    @action
+    def play(self, player, move):
+        """Play a whole move and end the turn (phase ``move``, before any step).
+
+        Parameters
+        ----------
+        player : int
+        move : tawla.Move or str
+            A move of :meth:`legal_moves`, or its notation (:func:`tawla.parse_move`).
+
+        Raises
+        ------
+        tawla.errors.NotYourTurn, tawla.errors.InvalidAction
+        tawla.errors.IllegalMove, tawla.errors.AmbiguousMove
+        """
+        player = self._require_turn(player, "move", "play")
+        if self._played:
+            raise InvalidAction("play() takes a whole move before any step; undo the steps, or "
+                                "continue step by step")
+        if isinstance(move, str):
+            m = parse_move(move, self._start, self._dice)
+        elif isinstance(move, Move):
+            m = self._move_for(move)
+            if m is None or sorted(move.dice) != sorted(self._dice):
+                raise IllegalMove(f"{move} is not a legal move of this turn", text=str(move),
+                                  legal=list(self._legal_moves()))
+        else:
+            raise IllegalMove(f"play() takes a Move or move text, not {type(move).__name__}",
+                              text=str(move))
+        t = self._now()
+        text = str(m)
+        self._emit(t, "play", player=player, move=text,
+                   steps=[[s.from_point, s.to_point, s.die] for s in m.steps])
+        self._finish_turn(m.after, m.steps, "play", t, text)
+
+    def _replay_play(self, player, steps):
+        """:meth:`play` of a logged ``play`` event: the legal move its single steps reach."""
+        if self._start is None or self._dice is None:
+            raise InvalidAction("no move to replay here")
+        after = after_hops(self.ruleset, self._start.row, [(a, b, d) for a, b, d in steps])[0]
+        m = next((x for x in self._legal_moves() if x.after == after), None)
+        if m is None:
+            raise IllegalMove(f"recorded move {steps} is not legal")
+        self.play(player, m)
+
+    # ------------------------------------------------------------------ timeout completion
+    def _timeout_policy(self):
+        if self._policy is None:  # the ply0 bot, built on the first timeout that needs it
+            self._policy = bot_policy(self.ruleset)
+        return self._policy
+
+    def _auto_complete(self, t, ev):
+        finals = dict(self._finals())
+        cands = [m for m in self._legal_moves() if m.after in finals]
+        if not cands:  # pragma: no cover - the steps made always extend to a legal move
+            raise InvalidAction("internal error: no legal completion of the steps made")
+        r = self.ruleset
+        if self._replay_after is not None:
+            want = self._replay_after
+            chosen = next((m for m in cands if Position(m.after, r).id() == want), None)
+            if chosen is None:
+                raise FormatError(f"the recorded timeout move {want} is not a legal completion")
+        else:
+            chosen = self._timeout_policy()(self._start, self._dice, tuple(self._played), list(cands))
+            if chosen not in cands:
+                raise InvalidAction(f"the timeout policy chose {chosen!r}, not one of the candidates")
+            chosen = cands[cands.index(chosen)]
+        ev["after"] = Position(chosen.after, r).id()
+        steps = self._board_and_steps()[1] + [Step(*h) for h in finals[chosen.after]]
+        self._finish_turn(chosen.after, steps, "timeout", t)
