@@ -75,15 +75,18 @@ class _Texts:
 
 
 _NONE = -1  # move number or line absent
-_SMALL = struct.Struct("<BBBHH")  # player, die 1, die 2, pips of the mover, pips of the opponent
+_SMALL = struct.Struct("<BBBBHH")  # player, die 1, die 2, flags, pips of the mover, of the opponent
+_SAME = 1  # flag: the matched move's notation is the text as written
 
 
 class Plays(Sequence):
-    """The checker plays of one game, stored by column (about 40 bytes and the texts a play).
+    """The checker plays of one game, stored by column (about 30 bytes and the text a play).
 
     A sequence of :class:`Decision`: ``plays[i]`` builds the Decision of the i-th play; the
     column methods (:meth:`count_forced`, :meth:`loss_total`, ...) read the columns without
-    building one. A game of any length costs memory in proportion to its plays.
+    building one. A game of any length costs memory in proportion to its plays; the matched
+    move's notation is stored only where it differs from the text as written, and the
+    ranking columns only once a play has been ranked.
 
     Parameters
     ----------
@@ -91,8 +94,8 @@ class Plays(Sequence):
         The game number every play belongs to.
     """
 
-    __slots__ = ("game", "_numbers", "_lines", "_small", "_legal", "_rank", "_loss", "_text",
-                 "_move", "_best")
+    __slots__ = ("game", "_numbers", "_lines", "_small", "_legal", "_text", "_move", "_rank", "_loss",
+                 "_best")
 
     def __init__(self, game: int):
         self.game = game
@@ -100,21 +103,27 @@ class Plays(Sequence):
         self._lines = array("i")  # file line
         self._small = bytearray()  # per play: _SMALL
         self._legal = array("I")  # number of legal moves
-        self._rank = array("I")
-        self._loss = array("d")  # equity loss, points
-        self._text, self._move, self._best = _Texts(), _Texts(), _Texts()
+        self._text, self._move = _Texts(), _Texts()
+        self._rank = self._loss = self._best = None  # ranking columns, made by the first ranked play
 
     def append(self, d: Decision) -> None:
         """Store one play (``d.game`` is not stored: it is :attr:`game`)."""
+        same = d.move == d.text
         self._numbers.append(_NONE if d.move_number is None else d.move_number)
         self._lines.append(_NONE if d.line is None else d.line)
-        self._small += _SMALL.pack(d.player, d.dice[0], d.dice[1], d.pips[0], d.pips[1])
+        self._small += _SMALL.pack(d.player, d.dice[0], d.dice[1], _SAME if same else 0, d.pips[0], d.pips[1])
         self._legal.append(d.legal)
-        self._rank.append(d.rank)
-        self._loss.append(d.equity_loss)
         self._text.append(d.text)
-        self._move.append(d.move)
-        self._best.append(d.best)
+        self._move.append("" if same else d.move)
+        if self._rank is None and (d.rank != 1 or d.equity_loss != 0.0 or d.best):
+            n = len(self._legal) - 1  # the plays before this one: rank 1, no loss
+            self._rank, self._loss, self._best = array("I", [1] * n), array("d", [0.0] * n), _Texts()
+            for _ in range(n):
+                self._best.append("")
+        if self._rank is not None:
+            self._rank.append(d.rank)
+            self._loss.append(d.equity_loss)
+            self._best.append(d.best)
 
     def __len__(self) -> int:
         return len(self._legal)
@@ -127,11 +136,13 @@ class Plays(Sequence):
             i += n
         if not 0 <= i < n:
             raise IndexError("play index out of range")
-        player, d1, d2, pips0, pips1 = _SMALL.unpack_from(self._small, _SMALL.size * i)
-        number, line = self._numbers[i], self._lines[i]
+        player, d1, d2, flags, pips0, pips1 = _SMALL.unpack_from(self._small, _SMALL.size * i)
+        number, line, text = self._numbers[i], self._lines[i], self._text[i]
+        ranked = self._rank is not None
         return Decision(self.game, None if number == _NONE else number, None if line == _NONE else line,
-                        player, (d1, d2), self._text[i], self._move[i], self._legal[i] <= 1,
-                        self._legal[i], (pips0, pips1), self._rank[i], self._loss[i], self._best[i])
+                        player, (d1, d2), text, text if flags & _SAME else self._move[i], self._legal[i] <= 1,
+                        self._legal[i], (pips0, pips1), self._rank[i] if ranked else 1,
+                        self._loss[i] if ranked else 0.0, self._best[i] if ranked else "")
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
@@ -147,6 +158,12 @@ class Plays(Sequence):
         """The player of the i-th play (0 or 1)."""
         return self._small[_SMALL.size * i]
 
+    def _rank_of(self, i: int) -> int:
+        return self._rank[i] if self._rank is not None else 1
+
+    def _loss_of(self, i: int) -> float:
+        return self._loss[i] if self._loss is not None else 0.0
+
     def count_forced(self, player: int | None = None) -> int:
         """Plays with at most one legal move (of one player, or of both)."""
         return sum(1 for i, n in enumerate(self._legal) if n <= 1 and (player is None or self.player(i) == player))
@@ -159,16 +176,18 @@ class Plays(Sequence):
 
     def count_best(self, player: int) -> int:
         """Unforced plays of one player that the evaluator ranks first."""
-        return sum(1 for i, n in enumerate(self._legal) if n > 1 and self.player(i) == player and self._rank[i] == 1)
+        return sum(1 for i, n in enumerate(self._legal) if n > 1 and self.player(i) == player and self._rank_of(i) == 1)
 
     def loss_total(self, player: int | None = None, unforced: bool = False) -> float:
         """Sum of the equity losses (points) of one player's plays (or both players')."""
+        if self._loss is None:
+            return 0.0
         return sum(x for i, x in enumerate(self._loss)
                    if (player is None or self.player(i) == player) and not (unforced and self._legal[i] <= 1))
 
     def worst(self, k: int) -> list:
         """The k unforced plays with the largest equity loss, largest first (ties: file order)."""
-        idx = sorted((i for i, n in enumerate(self._legal) if n > 1), key=lambda i: -self._loss[i])[:k]
+        idx = sorted((i for i, n in enumerate(self._legal) if n > 1), key=lambda i: -self._loss_of(i))[:k]
         return [self[i] for i in idx]
 
 
