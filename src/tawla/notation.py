@@ -13,7 +13,7 @@ from . import native
 from .core.dice import check_dice, expand_dice
 from .core.layout import OPP, pinned_points
 from .core.moves import Move
-from .core.steps import format_steps
+from .core.steps import format_steps, shown_routes
 from .errors import AmbiguousMove, IllegalMove, InvalidAction
 from .reference import engine as ref
 from .rules import Ruleset
@@ -124,7 +124,7 @@ def hit_points(move: Move) -> frozenset:
     return frozenset(hits)
 
 
-def fitting_moves(text: str, position, dice, legal=None) -> list:
+def fitting_moves(text: str, position, dice, legal=None, sequences=None) -> list:
     """Every legal move a text describes, its hit marks set aside.
 
     The text's segments are played with single legal steps (a segment ``13/4`` may take any
@@ -141,6 +141,9 @@ def fitting_moves(text: str, position, dice, legal=None) -> list:
     dice : (int, int)
     legal : list of Move, optional
         ``position.legal_moves(dice)`` when the caller has it already.
+    sequences : list of (steps, after, ended), optional
+        Or the engine's :func:`tawla.native.legal_sequences` for the position and the dice:
+        only the fitting moves are then made into :class:`Move` values.
 
     Returns
     -------
@@ -157,42 +160,56 @@ def fitting_moves(text: str, position, dice, legal=None) -> list:
     tawla.errors.InvalidDice
     """
     dice = check_dice(dice)
+    r, row = position.ruleset, position.row
+    if legal is not None:
+        sequences = [(m.steps, m.after, m.ended) for m in legal]
+    elif sequences is None:
+        sequences = native.legal_sequences(row, dice, r)
+
+    def moves(seqs):
+        return legal if legal is not None and seqs is sequences else [
+            Move(steps, dice, ended, row, after, r) for steps, after, ended in seqs]
+
+    def illegal(message):
+        return IllegalMove(message, text=text if isinstance(text, str) else repr(text), legal=moves(sequences))
+
     if not isinstance(text, str):
-        raise IllegalMove(f"move text must be a string, not {type(text).__name__}", text=repr(text))
-    r = position.ruleset
-    if legal is None:
-        legal = native.legal_moves(position.row, dice, r)
+        raise illegal(f"move text must be a string, not {type(text).__name__}")
     try:
         segs, _hits = _read(text)
     except (ValueError, IndexError):
-        raise IllegalMove(f"cannot read move text {text[:80]!r}", text=text, legal=legal) from None
+        raise illegal(f"cannot read move text {text[:80]!r}") from None
     if len(segs) > len(expand_dice(dice)):  # each segment needs at least one die
-        raise IllegalMove(f"{text[:80]!r} moves more checkers than {dice[0]}-{dice[1]} allows",
-                          text=text, legal=legal)
+        raise illegal(f"{text[:80]!r} moves more checkers than {dice[0]}-{dice[1]} allows")
     if not segs:
-        if native.is_over(position.row, r):
+        if native.is_over(row, r):
             raise InvalidAction("the game is over: no move can be played")
-        if not legal:
-            return [Move.passing(position.row, dice, r)]
-        raise IllegalMove(f"{text!r} passes, but a legal move exists: {', '.join(map(str, legal))}",
-                          text=text, legal=legal)
-    mine = list(position.row[:26])  # the mover's checkers after the text: off, points, bar
+        if not sequences:
+            return [Move.passing(row, dice, r)]
+        raise illegal(f"{text!r} passes, but a legal move exists: {', '.join(map(str, moves(sequences)))}")
+    mine = list(row[:26])  # the mover's checkers after the text: off, points, bar
     for a, b in segs:
         mine[a] -= 1
         mine[b] += 1
     target = bytes(mine) if min(mine) >= 0 else None
-    matches = [m for m in legal if m.after[:26] == target]
-    if len(matches) == 1 and sorted(segs) == sorted(_read(str(matches[0]))[0]):
+    found = [x for x in sequences if x[1][:26] == target]
+    if len(found) == 1 and sorted(segs) == _route_segments(found[0][0]):
         pass  # the text is the move's own route (hit marks aside): it reaches that move
-    elif matches:  # the text's own route, step by step, decides which of them it reaches
+    elif found:  # the text's own route, step by step, decides which of them it reaches
         finals: set = set()
-        _realise(r, ref.State.from_row(position.row), expand_dice(dice), tuple(segs), finals, set())
-        matches = [m for m in matches if m.after in finals]
-    if not matches:
-        alts = ", ".join(map(str, legal)) or "(none: the turn passes)"
-        raise IllegalMove(f"{text!r} is not a legal move with {dice[0]}-{dice[1]}; legal: {alts}",
-                          text=text, legal=legal)
-    return matches
+        _realise(r, ref.State.from_row(row), expand_dice(dice), tuple(segs), finals, set())
+        found = [x for x in found if x[1] in finals]
+    if not found:
+        alts = ", ".join(map(str, moves(sequences))) or "(none: the turn passes)"
+        raise illegal(f"{text!r} is not a legal move with {dice[0]}-{dice[1]}; legal: {alts}")
+    if legal is not None:
+        return [m for m in legal if any(m.after == x[1] for x in found)]
+    return moves(found)
+
+
+def _route_segments(steps) -> list:
+    """The sorted ``(from, to)`` segments of the text :func:`format_steps` writes for steps."""
+    return sorted((a, b) for route in shown_routes(steps) for a, b in zip(route, route[1:]))
 
 
 def by_written_hits(moves, hits: frozenset):

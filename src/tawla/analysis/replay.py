@@ -28,6 +28,9 @@ import numpy as np
 from ..core.layout import PACKED_WIDTH
 from ..errors import AmbiguousMove, FormatError, IllegalMove, TawlaError, UnsupportedRuleset
 from ..formats.record import DOUBLE, DROP, ILLEGAL, RESIGN, ROLL, TAKE, WIN, Action
+from .. import native
+from ..core.dice import check_dice
+from ..core.moves import Move
 from ..native import flip_row
 from ..notation import by_written_hits, fitting_moves, hit_points, written_hits
 from ..position import Position
@@ -248,15 +251,15 @@ def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evalua
                     mover = act.player
                 elif act.player != mover:
                     raise FormatError(f"player {act.player + 1} rolls out of turn", text=act.raw, **where)
-                dice = act.dice
-                legal = pos.legal_moves(dice)
+                dice = check_dice(act.dice)
+                sequences = native.legal_sequences(pos.row, dice, ruleset)
                 following = ahead.peek()
-                if not act.play and legal and following is not None and following.kind in (WIN, RESIGN):
+                if not act.play and sequences and following is not None and following.kind in (WIN, RESIGN):
                     rep.notes.append(f"move {act.move_number}: rolled {dice[0]}{dice[1]} and resigned")
                     ended_by = "resign"
                     continue
                 try:
-                    fits = fitting_moves(act.play, pos, dice, legal=legal)
+                    fits = fitting_moves(act.play, pos, dice, sequences=sequences)
                     if len(fits) == 1:
                         move = fits[0]
                         _count_hits(rep, move, act.play)
@@ -264,9 +267,11 @@ def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evalua
                         move = _choose(fits, act, ahead, ruleset, rep)
                 except IllegalMove as e:
                     raise FormatError(str(e), text=act.play, legal=e.legal, **where) from None
-                dec = Decision(game.number, act.move_number, act.line, act.player, tuple(dice), act.play,
-                               str(move), len(legal) <= 1, len(legal), pos.pip_count())
-                if evaluator is not None and len(legal) > 1:
+                n_legal = len(sequences)
+                dec = Decision(game.number, act.move_number, act.line, act.player, tuple(act.dice), act.play,
+                               str(move), n_legal <= 1, n_legal, pos.pip_count())
+                if evaluator is not None and n_legal > 1:
+                    legal = [Move(steps, dice, ended, pos.row, after, ruleset) for steps, after, ended in sequences]
                     _rank(dec, legal, move, evaluator, ruleset)
                 rep.decisions.append(dec)
                 pos = Position(flip_row(move.after, ruleset), ruleset)  # a legal move: no second check

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Step", "point_name", "format_steps", "combined_step"]
+__all__ = ["Step", "point_name", "format_steps", "shown_routes", "combined_step"]
 
 
 def point_name(p: int) -> str:
@@ -113,27 +113,57 @@ def combined_step(from_point: int, to_point: int, dice: tuple, hit_points) -> St
     return step
 
 
-def format_steps(steps) -> str:
-    """GNU Backgammon notation for a list of single steps.
-
-    One checker's consecutive steps are joined (``24/13``), an intermediate point is shown
-    only where the checker hit there (``13/7*/4``), identical moves are counted
-    (``8/5(2)``), highest points first; ``bar`` and ``off`` name the bar and the tray.
-    A pass is the empty string.
-    """
-    paths: list[list] = []  # each: [points..., hits set]
+def _paths(steps) -> list:
+    """One checker's consecutive steps joined: ``[points, hit points]`` per path."""
+    paths: list[list] = []
     for s in steps:
         for path in paths:
-            if path[0][-1] == s.from_point and s.from_point != 0 and not path[2]:
+            if path[0][-1] == s.from_point and s.from_point != 0:
                 path[0].append(s.to_point)
                 if s.hit:
                     path[1].add(s.to_point)
                 break
         else:
-            paths.append([[s.from_point, s.to_point], {s.to_point} if s.hit else set(), False])
-    # A path keeps only its endpoints and its hit points.
+            paths.append([[s.from_point, s.to_point], {s.to_point} if s.hit else set()])
+    return paths
+
+
+def shown_routes(steps) -> list:
+    """The checker routes that :func:`format_steps` writes: each joined path's start, the
+    points where it hit, and its end (mover's numbering, 25 = bar, 0 = off).
+
+    Parameters
+    ----------
+    steps : iterable of Step
+        Single steps in play order.
+
+    Returns
+    -------
+    list of tuple of int
+    """
+    return [tuple([pts[0]] + [p for p in pts[1:-1] if p in hits] + [pts[-1]]) for pts, hits in _paths(steps)]
+
+
+def format_steps(steps) -> str:
+    """GNU Backgammon notation for a list of single steps.
+
+    One checker's consecutive steps are joined (``24/13``); every hit is written, an
+    intermediate one included, and an intermediate point is shown only where the checker
+    hit there (``13/7*/4``, ``21/17*/16*``); identical moves are counted (``8/5(2)``, with
+    one ``*`` when one of them hits), highest points first; ``bar`` and ``off`` name the
+    bar and the tray. A pass is the empty string.
+
+    Parameters
+    ----------
+    steps : iterable of Step
+        Single steps in play order, each with its own hit flag.
+
+    Returns
+    -------
+    str
+    """
     shown = []
-    for pts, hits, _ in paths:
+    for pts, hits in _paths(steps):
         keep = [pts[0]] + [p for p in pts[1:-1] if p in hits] + [pts[-1]]
         text = "/".join(point_name(p) + ("*" if i and p in hits else "") for i, p in enumerate(keep))
         shown.append((pts[0], pts[-1], text))
