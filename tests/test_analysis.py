@@ -9,7 +9,8 @@ import random
 import pytest
 
 import tawla
-from tawla.analysis import analyze_paths, analyze_record, collect_files, read_record
+from tawla.analysis import HeuristicEvaluator, analyze_paths, analyze_record, collect_files, read_record
+from tawla.bots.selfplay import selfplay
 from tawla.cli import main, sample_files
 from tawla.formats import matfile
 
@@ -235,3 +236,102 @@ def test_selfplay_arguments(tmp_path):
     assert main(["selfplay", "--games", "1", "-o", str(tmp_path / "no" / "such" / "dir.mat")]) == 1
     assert main(["analyze", "--worst", "-5"]) == 2
     assert main(["analyze", ""]) == 2
+
+
+# --- the hit rule on records: the record decides (literal snippets) -------------------------
+# Player A opens 54: 24/20 13/8, leaving a blot on A's 20 = B's 5. B's 32 written '8/3' fits
+# 8/5*/3 (hitting it) and 8/6 6/3 (through B's own 6 point). Game 1 holds one other hit, written
+# with '*' or without; game 2 holds the open play and what follows it.
+HIT_HEAD = " 3 point match\n\n"
+HIT_GAME1 = (" Game 1\n Player A : 0                   Player B : 0\n"
+             "  1) 54: 24/20 13/8             61: 13/7 6/5{star}\n"
+             "  2)  Doubles => 2                Drops\n"
+             "      Wins 1 point\n\n")
+HIT_GAME2 = " Game 2\n Player A : 1                   Player B : 0\n  1) 54: 24/20 13/8             32: 8/3\n"
+THEN_DROP = "  2)  Doubles => 2                Drops\n      Wins 1 point\n"  # nothing tells
+THEN_ENTERS = ("  2) 41: bar/21 24/23             Doubles => 2\n  3)  Drops\n"
+               "                                  Wins 1 point\n")  # A enters from the bar
+THEN_RUNS = ("  2) 41: 20/16 24/23              Doubles => 2\n  3)  Drops\n"
+             "                                  Wins 1 point\n")  # A's blot on 20 moves on
+
+
+def _hit_record(star, then):
+    return matfile.parse_match(HIT_HEAD + HIT_GAME1.format(star=star) + HIT_GAME2 + then)
+
+
+@pytest.mark.parametrize("star,then,expected,noted", [
+    ("*", THEN_DROP, "8/6 6/3", False),     # the file marks its other hits: no hit was written, none made
+    ("", THEN_DROP, "8/6 6/3", True),       # nothing tells: read without the hit, with a note
+    ("", THEN_ENTERS, "8/5*/3", False),     # the opponent enters from the bar: the hit happened
+    ("*", THEN_ENTERS, "8/5*/3", False),    # ... even in a file that marks its hits
+    ("", THEN_RUNS, "8/6 6/3", False),      # the opponent's blot moves on: no hit
+])
+def test_the_record_decides_an_unwritten_hit(star, then, expected, noted):
+    rep = analyze_record(_hit_record(star, then))
+    assert rep.ok, [g.error for g in rep.games]
+    g1, g2 = rep.games
+    assert (g1.hits_written, g1.hits_unwritten) == ((1, 0) if star else (0, 1))
+    assert g2.decisions[1].text == "8/3" and g2.decisions[1].move == expected
+    notes = [n for n in g2.notes if "8/3" in n]
+    assert bool(notes) == noted
+    if noted:
+        assert notes == ["move 1: '8/3' also fits 8/5*/3; read as 8/6 6/3 (an unwritten hit is not assumed)"]
+
+
+def test_an_open_hit_does_not_change_the_exit_status(tmp_path, capsys):
+    path = tmp_path / "open_hit.mat"
+    path.write_text(HIT_HEAD + HIT_GAME1.format(star="") + HIT_GAME2 + THEN_DROP, encoding="utf-8")
+    assert main(["analyze", "--no-eval", "--no-progress", str(path)]) == 0
+    assert "an unwritten hit is not assumed" in capsys.readouterr().out
+
+
+def test_two_hitting_readings_with_nothing_to_tell_are_an_error():
+    # B's 31 '6/2' hits A's blot on B's 2 either way, and on B's 3 as well by 6/3*/2*.
+    text = (" 3 point match\n\n Game 1\n Player A : 0                   Player B : 0\n"
+            "  1) 21: 24/23 24/22             31: {play}\n"
+            "  2)  Doubles => 2                Drops\n      Wins 1 point\n")
+    g = analyze_record(matfile.parse_match(text.format(play="6/2"))).games[0]
+    assert g.error_move == 1 and "'6/2' fits 2 legal moves" in g.error
+    g = analyze_record(matfile.parse_match(text.format(play="6/3*/2*"))).games[0]
+    assert g.error is None and g.decisions[1].move == "6/3*/2*" and not g.notes
+    g = analyze_record(matfile.parse_match(text.format(play="6/2*"))).games[0]  # 6/3*/2* with a star left out?
+    assert g.error is None and g.decisions[1].move == "6/2*"
+    assert g.notes == ["move 1: '6/2*' also fits 6/3*/2*; read as 6/2* (an unwritten hit is not assumed)"]
+
+
+def test_empty_player_name_replays_with_a_placeholder(tmp_path, capsys):
+    path = tmp_path / "noname.mat"
+    path.write_text(" 3 point match\n\n Game 1\n  : 0                           Player2 : 0\n"
+                    "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+                    "  2)  Doubles => 2                Drops\n      Wins 1 point\n", encoding="utf-8")
+    (rep,) = analyze_paths([path])
+    assert rep.ok and rep.players == ("", "Player2") and len(rep.games[0].decisions) == 2
+    assert rep.player_name(0) == "player 1" and rep.player_name(1) == "Player2"
+    assert main(["analyze", "--no-eval", "--no-progress", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "player 1" in out and "Player2" in out
+
+
+def test_streamed_and_whole_analyses_agree():
+    folder = shared_path("data", "matches")
+    files = [p for p in collect_files([folder]) if p.suffix != ".sgf" and p.parent.name not in NOT_JELLYFISH][::6]
+    for path in files:
+        streamed = analyze_paths([path])[0]
+        whole = analyze_record(read_record(path))
+        whole.path = str(path)
+        assert streamed.to_dict() == whole.to_dict(), path.name
+
+
+def test_plays_store_every_field():
+    rec = matfile.parse_match(matfile.write_match(selfplay("backgammon", games=2, seed=7)))
+    rep = analyze_record(rec, evaluator=HeuristicEvaluator())
+    plays = rep.games[0].decisions
+    assert len(plays) > 10 and plays[-1] == list(plays)[-1] and plays[:2] == [plays[0], plays[1]]
+    for d in plays:
+        assert d.game == rep.games[0].number and d.forced == (d.legal <= 1)
+        assert d.rank >= 1 and d.equity_loss >= 0 and (d.best != "" or d.forced)
+    assert plays.count() == plays.count(0) + plays.count(1)
+    assert plays.count_forced() == sum(d.forced for d in plays)
+    assert plays.loss_total() == pytest.approx(sum(d.equity_loss for d in plays))
+    worst = plays.worst(3)
+    assert [d.equity_loss for d in worst] == sorted((d.equity_loss for d in plays if not d.forced), reverse=True)[:3]

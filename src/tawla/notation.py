@@ -11,19 +11,23 @@ import re
 
 from . import native
 from .core.dice import check_dice, expand_dice
+from .core.layout import OPP, pinned_points
 from .core.moves import Move
-from .core.steps import format_steps
+from .core.steps import format_steps, shown_routes
 from .errors import AmbiguousMove, IllegalMove, InvalidAction
 from .reference import engine as ref
 from .rules import Ruleset
 
-__all__ = ["parse_move", "format_steps"]
+__all__ = ["parse_move", "format_steps", "fitting_moves", "written_hits", "hit_points", "by_written_hits"]
 
 
-_TOKEN = re.compile(r"^((?:bar|\d{1,2})(?:\*?/(?:off|bar|\d{1,2}))+)\*?(?:\((\d)\))?$", re.I)
+#: One checker's route: ``13/7``, ``21/17*/16*``, ``bar/22*``, ``6/off``, ``13/5*(2)`` (a star may
+#: also follow the count: ``13/5(2)*``).
+_TOKEN = re.compile(r"^((?:bar|\d{1,2})(?:\*?/(?:off|bar|\d{1,2}))+)(\*?)(?:\((\d)\))?(\*?)$", re.I)
+_PASS_TEXTS = ("", "cannot move", "can't move", "no move", "pass", "-")
 
 
-def _point(text: str, is_source: bool) -> int:
+def _point(text: str) -> int:
     t = text.lower()
     if t == "bar":
         return 25
@@ -35,18 +39,36 @@ def _point(text: str, is_source: bool) -> int:
     return n
 
 
-def _segments(text: str) -> list:
-    """Parse move text into (from, to) segments of single checkers (compound kept whole)."""
-    segs = []
+def _read(text: str) -> tuple:
+    """Parse move text into its single-checker segments and its written hits.
+
+    Returns
+    -------
+    (list of (int, int), frozenset of int)
+        The ``(from, to)`` segments, one per ``/`` (``(n)`` repeats expanded), and the points
+        marked with ``*``.
+
+    Raises
+    ------
+    ValueError
+        The text is not move notation.
+    """
+    segs, hits = [], set()
     t = text.strip()
-    if t.lower() in ("", "cannot move", "can't move", "no move", "pass", "-"):
-        return segs
+    if t.lower() in _PASS_TEXTS:
+        return segs, frozenset()
     for tok in t.replace(",", " ").split():
         m = _TOKEN.match(tok)
         if not m:
             raise ValueError(tok)
-        pts = [_point(x, i == 0) for i, x in enumerate(m.group(1).replace("*", "").split("/"))]
-        n = int(m.group(2) or 1)
+        parts = m.group(1).split("/")
+        pts = [_point(x.rstrip("*")) for x in parts]
+        hits.update(p for p, x in zip(pts[1:], parts[1:]) if x.endswith("*"))
+        if m.group(2) or m.group(4):
+            hits.add(pts[-1])
+        if parts[0].endswith("*"):
+            raise ValueError(tok)  # a checker cannot hit where it starts
+        n = int(m.group(3) or 1)
         if n < 1 or n > 4:
             raise ValueError(tok)
         for _ in range(n):
@@ -54,7 +76,161 @@ def _segments(text: str) -> list:
                 if b >= a or a == 0 or b == 25:
                     raise ValueError(tok)
                 segs.append((a, b))
-    return segs
+    return segs, frozenset(hits)
+
+
+def written_hits(text: str) -> frozenset:
+    """The points a move text marks as hit (``*``), in the mover's numbering.
+
+    ``"21/17*/16*"`` gives ``{17, 16}``; ``"13/5*(2)"`` gives ``{5}`` (one hit: a point holds
+    one blot). A pass or unreadable text gives the empty set.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    frozenset of int
+    """
+    try:
+        return _read(text)[1]
+    except (ValueError, IndexError):
+        return frozenset()
+
+
+def hit_points(move: Move) -> frozenset:
+    """The points where a move hits (or pins, in Mahbusa), in the mover's numbering.
+
+    Read from the positions before and after the move, so it is the same for every route
+    that leads there: a point where an opponent blot was sent to the bar (RULES.md §2.1),
+    or where an opponent checker that was free is pinned at the end of the move (§4.2).
+
+    Parameters
+    ----------
+    move : Move
+
+    Returns
+    -------
+    frozenset of int
+    """
+    before, after = move.source, move.after
+    hits = {p for p in range(1, 25) if after[OPP + p] < before[OPP + p]}
+    if move.ruleset.contact == "pin":
+        mine_before, mine_after = pinned_points(before), pinned_points(after)
+        hits.update(p for p in range(1, 25)
+                    if after[p] and after[OPP + p] and p not in mine_after
+                    and not (before[p] and before[OPP + p] and p not in mine_before))
+    return frozenset(hits)
+
+
+def fitting_moves(text: str, position, dice, legal=None, sequences=None) -> list:
+    """Every legal move a text describes, its hit marks set aside.
+
+    The text's segments are played with single legal steps (a segment ``13/4`` may take any
+    route of the dice); each distinct resulting position is one fitting move. Hit marks are
+    not used here: they choose among the fitting moves (:func:`parse_move`, and the record
+    replay of :mod:`tawla.analysis`).
+
+    Parameters
+    ----------
+    text : str
+        Move text in the mover's numbering (see :func:`parse_move` for the dialects).
+    position : tawla.Position
+        The position, seen from the mover.
+    dice : (int, int)
+    legal : list of Move, optional
+        ``position.legal_moves(dice)`` when the caller has it already.
+    sequences : list of (steps, after, ended), optional
+        Or the engine's :func:`tawla.native.legal_sequences` for the position and the dice:
+        only the fitting moves are then made into :class:`Move` values.
+
+    Returns
+    -------
+    list of Move
+        In the order of :meth:`tawla.Position.legal_moves`; one passing move for a pass text
+        when no move is legal.
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        The text is malformed or fits no legal move; ``.legal`` lists the legal moves.
+    tawla.errors.InvalidAction
+        The game is over.
+    tawla.errors.InvalidDice
+    """
+    dice = check_dice(dice)
+    r, row = position.ruleset, position.row
+    if legal is not None:
+        sequences = [(m.steps, m.after, m.ended) for m in legal]
+    elif sequences is None:
+        sequences = native.legal_sequences(row, dice, r)
+
+    def moves(seqs):
+        return legal if legal is not None and seqs is sequences else [
+            Move(steps, dice, ended, row, after, r) for steps, after, ended in seqs]
+
+    def illegal(message):
+        return IllegalMove(message, text=text if isinstance(text, str) else repr(text), legal=moves(sequences))
+
+    if not isinstance(text, str):
+        raise illegal(f"move text must be a string, not {type(text).__name__}")
+    try:
+        segs, _hits = _read(text)
+    except (ValueError, IndexError):
+        raise illegal(f"cannot read move text {text[:80]!r}") from None
+    if len(segs) > len(expand_dice(dice)):  # each segment needs at least one die
+        raise illegal(f"{text[:80]!r} moves more checkers than {dice[0]}-{dice[1]} allows")
+    if not segs:
+        if native.is_over(row, r):
+            raise InvalidAction("the game is over: no move can be played")
+        if not sequences:
+            return [Move.passing(row, dice, r)]
+        raise illegal(f"{text!r} passes, but a legal move exists: {', '.join(map(str, moves(sequences)))}")
+    mine = list(row[:26])  # the mover's checkers after the text: off, points, bar
+    for a, b in segs:
+        mine[a] -= 1
+        mine[b] += 1
+    target = bytes(mine) if min(mine) >= 0 else None
+    found = [x for x in sequences if x[1][:26] == target]
+    if len(found) == 1 and sorted(segs) == _route_segments(found[0][0]):
+        pass  # the text is the move's own route (hit marks aside): it reaches that move
+    elif found:  # the text's own route, step by step, decides which of them it reaches
+        finals: set = set()
+        _realise(r, ref.State.from_row(row), expand_dice(dice), tuple(segs), finals, set())
+        found = [x for x in found if x[1] in finals]
+    if not found:
+        alts = ", ".join(map(str, moves(sequences))) or "(none: the turn passes)"
+        raise illegal(f"{text!r} is not a legal move with {dice[0]}-{dice[1]}; legal: {alts}")
+    if legal is not None:
+        return [m for m in legal if any(m.after == x[1] for x in found)]
+    return moves(found)
+
+
+def _route_segments(steps) -> list:
+    """The sorted ``(from, to)`` segments of the text :func:`format_steps` writes for steps."""
+    return sorted((a, b) for route in shown_routes(steps) for a, b in zip(route, route[1:]))
+
+
+def by_written_hits(moves, hits: frozenset):
+    """The one move among ``moves`` whose hits are exactly the written ones, or None.
+
+    The hit rule of GNU Backgammon notation: every hit is written, intermediate ones
+    included (``21/17*/16*``), so a point whose hit is not written was not hit.
+
+    Parameters
+    ----------
+    moves : sequence of Move
+        Moves that one text fits (:func:`fitting_moves`).
+    hits : frozenset of int
+        The written hits (:func:`written_hits`).
+
+    Returns
+    -------
+    Move or None
+    """
+    exact = [m for m in moves if hit_points(m) == hits]
+    return exact[0] if len(exact) == 1 else None
 
 
 def parse_move(text: str, position, dice) -> Move:
@@ -65,10 +241,13 @@ def parse_move(text: str, position, dice) -> Move:
     compound single-checker moves (``24/13``), ``(n)`` repeats, and ``""`` /
     ``Cannot Move`` for a pass. Points are in the mover's numbering.
 
-    The text is matched by the positions it can lead to. When it fits several legal
-    moves and exactly one of them is written that way in GNU Backgammon notation (which
-    shows an intermediate point only where a hit happened), that one is meant:
-    ``13/4`` is the route that hits nothing, ``13/7*/4`` the one hitting on 7.
+    The text is matched by the positions it can lead to (:func:`fitting_moves`). A hit
+    that is the only way to play the text is read without its ``*`` (files that never
+    mark hits). When the text fits several legal moves, the hit rule of GNU Backgammon
+    notation chooses: every hit is written, intermediate ones included, so the move whose
+    hits are exactly the written ones is meant. ``24/20`` is the route that hits nothing,
+    ``24/21*/20`` the one hitting on 21, ``21/16*`` the one hitting on 16 only and
+    ``21/17*/16*`` the one hitting on both.
 
     Parameters
     ----------
@@ -86,44 +265,40 @@ def parse_move(text: str, position, dice) -> Move:
     tawla.errors.IllegalMove
         The text is malformed or describes no legal move; ``.legal`` lists the legal moves.
     tawla.errors.AmbiguousMove
-        The text fits more than one legal move; ``.legal`` lists them.
+        The text fits more than one legal move and its hit marks do not name one of them;
+        ``.legal`` lists them.
+    tawla.errors.InvalidAction
+        The game is over.
     tawla.errors.InvalidDice
     """
-    dice = check_dice(dice)
-    if not isinstance(text, str):
-        raise IllegalMove(f"move text must be a string, not {type(text).__name__}", text=repr(text))
-    r = position.ruleset
-    legal = native.legal_moves(position.row, dice, r)
-    try:
-        segs = _segments(text)
-    except (ValueError, IndexError):
-        raise IllegalMove(f"cannot read move text {text[:80]!r}", text=text, legal=legal) from None
-    if len(segs) > len(expand_dice(dice)):  # each segment needs at least one die
-        raise IllegalMove(f"{text[:80]!r} moves more checkers than {dice[0]}-{dice[1]} allows",
-                          text=text, legal=legal)
-    by_after = {m.after: m for m in legal}
-    if not segs:
-        if native.is_over(position.row, r):
-            raise InvalidAction("the game is over: no move can be played")
-        if not legal:
-            return Move.passing(position.row, dice, r)
-        raise IllegalMove(f"{text!r} passes, but a legal move exists: {', '.join(map(str, legal))}",
-                          text=text, legal=legal)
-    finals = set()
-    _realise(r, ref.State.from_row(position.row), expand_dice(dice), tuple(segs), finals, set())
-    matches = [by_after[f] for f in finals if f in by_after]
-    if len(matches) > 1:  # our own notation names one of them exactly (13/3 is not 13/9*/3)
-        exact = [m for m in matches if sorted(str(m).split()) == sorted(text.split())]
-        if len(exact) == 1:
-            matches = exact
+    matches = fitting_moves(text, position, dice)
     if len(matches) == 1:
         return matches[0]
-    alts = ", ".join(map(str, legal)) or "(none: the turn passes)"
-    if not matches:
-        raise IllegalMove(f"{text!r} is not a legal move with {dice[0]}-{dice[1]}; legal: {alts}",
-                          text=text, legal=legal)
+    chosen = by_written_hits(matches, written_hits(text))
+    if chosen is not None:
+        return chosen
     raise AmbiguousMove(f"{text!r} fits {len(matches)} legal moves: {', '.join(map(str, matches))}",
                         text=text, legal=matches)
+
+
+def _steps_from(r: Ruleset, s, remaining: tuple, a: int):
+    """:func:`tawla.reference.engine.next_steps` for the checkers on point ``a`` only.
+
+    Yields
+    ------
+    (to_point, state_after, remaining_after)
+    """
+    if a not in ref.movable_points(r, s):
+        return
+    for d in sorted(set(remaining), reverse=True):
+        rest = list(remaining)
+        rest.remove(d)
+        rest = tuple(rest)
+        for p, t, _hit in ref.single_steps(r, s, d, [a]):
+            n = ref.apply_step(r, s, p, t)
+            if r.wall_rule and not ref.walls_ok(r, n):  # post_step_ok, §6.5
+                continue
+            yield t, n, rest
 
 
 def _realise(r: Ruleset, s, remaining: tuple, segs: tuple, finals: set, seen: set) -> None:
@@ -136,11 +311,10 @@ def _realise(r: Ruleset, s, remaining: tuple, segs: tuple, finals: set, seen: se
         finals.add(s.to_row())
         return
     for i, (a, b) in enumerate(segs):
+        if (a, b) in segs[:i]:
+            continue  # the same segment again: the same continuations
         rest_segs = segs[:i] + segs[i + 1:]
-        for step, n, rest in ref.next_steps(r, s, remaining):
-            if step.from_point != a:
-                continue
-            t = step.to_point
+        for t, n, rest in _steps_from(r, s, remaining, a):
             if t == b:
                 finals_add = rest_segs
             elif t > b and t != 0:

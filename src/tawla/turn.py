@@ -10,8 +10,9 @@ import numpy as np
 
 from . import native
 from .core.dice import check_dice
-from .core.steps import Step, point_name
+from .core.steps import Step, combined_step, point_name
 from .errors import IllegalMove
+from .reference.turn import after_hops
 
 __all__ = ["legal_steps", "played_hops"]
 
@@ -55,7 +56,21 @@ def legal_steps(position, dice, played_steps=()) -> list:
         singles, combined, _ended = native.turn_steps(row, dice, hops, r)
     except IllegalMove:
         raise _explain(row, dice, hops, r) from None
-    return [Step(*x) for x in singles] + [Step(*x) for x in combined]
+    return [Step(*x) for x in singles] + _with_hit_points(combined, row, hops, r)
+
+
+def _with_hit_points(combined, row: bytes, hops: tuple, r) -> list:
+    """Combined steps that know where on their route they hit, so that ``str()`` writes
+    each hit (``24/21*/20``)."""
+    board = after_hops(r, row, hops)[0] if hops and any(x[3] for x in combined) else row
+    out = []
+    for a, b, dice, hit in combined:
+        points = ()
+        if hit:
+            route = _expand_played((a, b, dice))
+            points = tuple(q for (_p, q, _d), h in zip(route, after_hops(r, board, route)[1]) if h)
+        out.append(combined_step(a, b, dice, points))
+    return out
 
 
 def played_hops(played_steps) -> tuple:

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..analysis import HeuristicEvaluator, analyze_paths, collect_files, default_evaluator
 from ..errors import ConfigError, FormatError
-from ..report import render_text, to_json
+from ..analysis.report import render_text, to_json
 from ..rules import get_ruleset
 from .arguments import count
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Step", "point_name", "format_steps"]
+__all__ = ["Step", "point_name", "format_steps", "shown_routes", "combined_step"]
 
 
 def point_name(p: int) -> str:
@@ -47,31 +47,123 @@ class Step(NamedTuple):
             pts.append(p)
         return tuple(pts)
 
+    @property
+    def hit_points(self) -> frozenset:
+        """The points where this step hits or pins (mover's numbering).
+
+        A single step hits on its target; a combined step from :func:`combined_step` knows
+        each point of its route where it hits. A combined step built directly with
+        ``hit=True`` is taken to hit on its target.
+        """
+        return frozenset((self.to_point,)) if self.hit else frozenset()
+
+    def hops(self) -> list:
+        """The step as single-die steps, each with its own hit flag.
+
+        Returns
+        -------
+        list of Step
+        """
+        if not isinstance(self.die, tuple):
+            return [self]
+        hits = self.hit_points
+        out, p = [], self.from_point
+        for d, q in zip(self.die, self.path()):
+            out.append(Step(p, q, d, q in hits))
+            p = q
+        return out
+
     def __str__(self):
-        return f"{point_name(self.from_point)}/{point_name(self.to_point)}" + ("*" if self.hit else "")
+        """GNU Backgammon notation: every hit written, intermediate ones included (``24/21*/20``)."""
+        return format_steps(self.hops())
 
 
-def format_steps(steps) -> str:
-    """GNU Backgammon notation for a list of single steps.
+class _CombinedStep(Step):
+    """A one-checker combined step that knows where on its route it hits."""
 
-    One checker's consecutive steps are joined (``24/13``), an intermediate point is shown
-    only where the checker hit there (``13/7*/4``), identical moves are counted
-    (``8/5(2)``), highest points first; ``bar`` and ``off`` name the bar and the tray.
-    A pass is the empty string.
+    @property
+    def hit_points(self) -> frozenset:
+        return self.__dict__["hit_points"]
+
+    def __repr__(self):
+        return "Step" + super().__repr__()[len(type(self).__name__):]
+
+
+def combined_step(from_point: int, to_point: int, dice: tuple, hit_points) -> Step:
+    """A one-checker combined step (RULES.md §1.3) with the points where it hits.
+
+    Parameters
+    ----------
+    from_point, to_point : int
+        Mover's numbering: 25 = bar, 0 = off.
+    dice : tuple of int
+        The dice in the order used.
+    hit_points : iterable of int
+        The points of the route where the checker hits (or pins).
+
+    Returns
+    -------
+    Step
+        Equal to ``Step(from_point, to_point, dice, bool(hit_points))``; ``str()`` writes each
+        hit of the route (``24/21*/20``).
     """
-    paths: list[list] = []  # each: [points..., hits set]
+    hits = frozenset(hit_points)
+    step = _CombinedStep(from_point, to_point, tuple(dice), bool(hits))
+    step.__dict__["hit_points"] = hits
+    return step
+
+
+def _paths(steps) -> list:
+    """One checker's consecutive steps joined: ``[points, hit points]`` per path."""
+    paths: list[list] = []
     for s in steps:
         for path in paths:
-            if path[0][-1] == s.from_point and s.from_point != 0 and not path[2]:
+            if path[0][-1] == s.from_point and s.from_point != 0:
                 path[0].append(s.to_point)
                 if s.hit:
                     path[1].add(s.to_point)
                 break
         else:
-            paths.append([[s.from_point, s.to_point], {s.to_point} if s.hit else set(), False])
-    # A path keeps only its endpoints and its hit points.
+            paths.append([[s.from_point, s.to_point], {s.to_point} if s.hit else set()])
+    return paths
+
+
+def shown_routes(steps) -> list:
+    """The checker routes that :func:`format_steps` writes: each joined path's start, the
+    points where it hit, and its end (mover's numbering, 25 = bar, 0 = off).
+
+    Parameters
+    ----------
+    steps : iterable of Step
+        Single steps in play order.
+
+    Returns
+    -------
+    list of tuple of int
+    """
+    return [tuple([pts[0]] + [p for p in pts[1:-1] if p in hits] + [pts[-1]]) for pts, hits in _paths(steps)]
+
+
+def format_steps(steps) -> str:
+    """GNU Backgammon notation for a list of single steps.
+
+    One checker's consecutive steps are joined (``24/13``); every hit is written, an
+    intermediate one included, and an intermediate point is shown only where the checker
+    hit there (``13/7*/4``, ``21/17*/16*``); identical moves are counted (``8/5(2)``, with
+    one ``*`` when one of them hits), highest points first; ``bar`` and ``off`` name the
+    bar and the tray. A pass is the empty string.
+
+    Parameters
+    ----------
+    steps : iterable of Step
+        Single steps in play order, each with its own hit flag.
+
+    Returns
+    -------
+    str
+    """
     shown = []
-    for pts, hits, _ in paths:
+    for pts, hits in _paths(steps):
         keep = [pts[0]] + [p for p in pts[1:-1] if p in hits] + [pts[-1]]
         text = "/".join(point_name(p) + ("*" if i and p in hits else "") for i, p in enumerate(keep))
         shown.append((pts[0], pts[-1], text))

@@ -36,7 +36,14 @@ line), Backgammon Galaxy (``Wins 2 point``, ``Losses 2 point`` on the
 resigning side), Backgammon Studio (``bar/21``, ``6/off``, ``13/11(2)``,
 ``Cannot Move``, numbered result lines ``12)  Drops   Wins 1 point``,
 move numbers not padded), XG Mobile (UTF-8 BOM, CRLF, numbered result lines)
-and GridGammon (``Player A,1811 : 0`` score lines).
+and GridGammon (``Player A,1811 : 0`` score lines).  A score line may leave a name empty
+(``  : 0    Player B : 0``); the name is then ``""``.
+
+Large records are read game by game with :func:`stream_match` (two passes over the file:
+the first finds the column layout and the headers, the second yields the games and their
+actions one at a time), so that memory does not grow with the record.  The record model
+(:class:`Action`, :class:`Game`, :class:`MatchRecord`) lives in
+:mod:`tawla.formats.record` and is re-exported here.
 
 Examples
 --------
@@ -48,18 +55,33 @@ Examples
 
 from __future__ import annotations
 
+import codecs
 import os
-import re
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from tawla.errors import FormatError
+from tawla.formats.matlines import PlayerAssigner, classify_lines
+from tawla.formats.record import (
+    ACTION_KINDS,
+    DOUBLE,
+    DROP,
+    ILLEGAL,
+    RESIGN,
+    ROLL,
+    TAKE,
+    WIN,
+    Action,
+    Game,
+    MatchRecord,
+)
 
 __all__ = [
     "Action",
     "Game",
     "MatchRecord",
+    "MatchStream",
     "ROLL",
     "DOUBLE",
     "TAKE",
@@ -70,206 +92,10 @@ __all__ = [
     "ACTION_KINDS",
     "read_match",
     "parse_match",
+    "stream_match",
     "write_match",
     "read_text",
 ]
-
-ROLL = "roll"
-DOUBLE = "double"
-TAKE = "take"
-DROP = "drop"
-RESIGN = "resign"
-WIN = "win"
-ILLEGAL = "illegal"
-ACTION_KINDS = (ROLL, DOUBLE, TAKE, DROP, RESIGN, WIN, ILLEGAL)
-
-#: Kinds after which the *other* player acts next (used to assign lone actions).
-_PASSES_TURN = (ROLL, ILLEGAL, DOUBLE, TAKE, DROP, RESIGN)
-
-
-# --------------------------------------------------------------------------
-# data model
-# --------------------------------------------------------------------------
-
-
-@dataclass
-class Action:
-    """One action of a game, as written in the record.
-
-    Attributes
-    ----------
-    player : int
-        0 = left column / player 1, 1 = right column / player 2.
-    kind : str
-        One of ``"roll"``, ``"double"``, ``"take"``, ``"drop"``, ``"resign"``,
-        ``"win"``, ``"illegal"`` (see :data:`ACTION_KINDS`).
-    dice : tuple of int or None
-        The two dice in the order written (``"35:"`` gives ``(3, 5)``), for
-        rolls and for illegal-play entries that carry dice; else None.
-    play : str
-        The move text exactly as written, stripped (``"13/7* 8/7"``,
-        ``"24/22(2)"``, ``"bar/20"``).  ``""`` for a roll with no move (nothing
-        after the dice, or ``Cannot Move``).  For ``"illegal"`` the garbage
-        text itself (``"????"``, ``"Illegal play (...)"``).
-    value : int or None
-        Cube value for ``"double"`` (``Doubles => 4`` gives 4), points for
-        ``"win"`` and ``"resign"``; else None.
-    line : int or None
-        1-based line number in the file.
-    move_number : int or None
-        The ``NN`` of the ``NN)`` line, None for unnumbered result lines.
-    raw : str
-        The raw text of the action, stripped (``"52: 13/8 6/4*"``,
-        ``"Wins 1 point and the match"``).
-    """
-
-    player: int
-    kind: str
-    dice: tuple[int, int] | None = None
-    play: str = ""
-    value: int | None = None
-    line: int | None = None
-    move_number: int | None = None
-    raw: str = ""
-
-    def key(self) -> tuple:
-        """The content of the action without its location (for comparisons).
-
-        Returns
-        -------
-        tuple
-            ``(kind, player, dice, play, value)``.
-        """
-        return (self.kind, self.player, self.dice, self.play, self.value)
-
-
-@dataclass
-class Game:
-    """One game of a match record.
-
-    Attributes
-    ----------
-    number : int
-        The game number as written (``Game 3`` gives 3).
-    score : tuple of int
-        Score of (player 1, player 2) before the game.
-    players : tuple of str
-        Names from the score line (a GridGammon rating suffix ``,1811`` is
-        removed and kept in ``ratings``).
-    actions : list of Action
-        All actions in chronological order (left then right on each line).
-    winner : int or None
-        0 or 1 from the ``Wins`` line, None if the game has no result.
-    points : int or None
-        Points from the ``Wins`` line as written (capped or not, as the site
-        wrote it).
-    resigned : bool
-        True when the record shows a resignation: a ``Losses`` line (Galaxy),
-        an SGF ``R`` result, or a game that ends right after the *loser's* own
-        roll (roll-then-resign).  A resignation written as a bare ``Wins``
-        line after the winner's move cannot be told from a bear-off without
-        replaying the game, and stays False.
-    defects : list of str
-        Problems found while parsing this game (garbage text, illegal-play
-        dumps, out-of-turn actions, implausible results); empty for a clean
-        game.
-    ratings : tuple
-        Ratings glued to the names in GridGammon score lines, else
-        ``(None, None)``.
-    """
-
-    number: int
-    score: tuple[int, int] = (0, 0)
-    players: tuple[str, str] = ("", "")
-    actions: list[Action] = field(default_factory=list)
-    winner: int | None = None
-    points: int | None = None
-    resigned: bool = False
-    defects: list[str] = field(default_factory=list)
-    ratings: tuple[int | None, int | None] = (None, None)
-
-    @property
-    def rolls(self) -> list[Action]:
-        """The ``"roll"`` actions (dances included).
-
-        Returns
-        -------
-        list of Action
-        """
-        return [a for a in self.actions if a.kind == ROLL]
-
-    @property
-    def cube_actions(self) -> list[Action]:
-        """The ``"double"``, ``"take"`` and ``"drop"`` actions.
-
-        Returns
-        -------
-        list of Action
-        """
-        return [a for a in self.actions if a.kind in (DOUBLE, TAKE, DROP)]
-
-
-@dataclass
-class MatchRecord:
-    """A parsed match record.
-
-    Attributes
-    ----------
-    path : str or None
-        File the record was read from, None for parsed text.
-    headers : dict of str to str
-        The ``; [Key "value"]`` headers in file order (values unchanged).
-    match_length : int
-        Points to win the match; 0 = money session (``0 point match``, or no
-        length line at all).
-    players : tuple of str
-        Player 1 (left column) and player 2 (right column): the ``Player 1`` /
-        ``Player 2`` headers if present, else the names of the first score
-        line.
-    games : list of Game
-    variation : str
-        From the ``Variation`` header, default ``"Backgammon"``.
-    defects : list of str
-        Problems outside any game (unrecognised lines before the first game).
-    """
-
-    path: str | None
-    headers: dict[str, str] = field(default_factory=dict)
-    match_length: int = 0
-    players: tuple[str, str] = ("", "")
-    games: list[Game] = field(default_factory=list)
-    variation: str = "Backgammon"
-    defects: list[str] = field(default_factory=list)
-
-
-# --------------------------------------------------------------------------
-# line-level regular expressions
-# --------------------------------------------------------------------------
-
-_HEADER_RE = re.compile(r'^\s*;\s*\[\s*(?P<key>[^"\]]*?)\s+"(?P<value>.*)"\s*\]\s*$')
-_LENGTH_RE = re.compile(r"^\s*(?P<n>\d+)\s+point\s+match\s*$", re.IGNORECASE)
-_GAME_RE = re.compile(r"^\s*Game\s+(?P<n>\d+)\s*$", re.IGNORECASE)
-_SCORE_RE = re.compile(
-    r"^\s*(?P<a>\S.*?)\s*:\s*(?P<x>-?\d+)\s+(?P<b>\S.*?)\s*:\s*(?P<y>-?\d+)\s*$"
-)
-_RATING_RE = re.compile(r"^(?P<name>.*?),(?P<rating>\d+)$")
-_NUMBERED_RE = re.compile(r"^\s*(?P<n>\d+)\)")
-
-#: Tokens that can only start an action.  ``Illegal play`` and ``????`` are not
-#: here: after dice they are the play text of that roll; alone they form an
-#: orphan segment (see :func:`_split_actions`).
-_START_RE = re.compile(r"(?<!\S)(?:\d\d:|Doubles\b|Takes\b|Drops\b|Wins\b|Losses\b)")
-
-_DICE_RE = re.compile(r"^(?P<d1>\d)(?P<d2>\d):\s*(?P<rest>.*)$", re.DOTALL)
-_DOUBLE_RE = re.compile(r"^Doubles(?:\s*=>\s*(?P<n>\d+))?$")
-_WIN_RE = re.compile(r"^Wins(?:\s+(?P<n>\d+)\s+points?)?(?P<match>\s+and\s+the\s+match)?$")
-_LOSS_RE = re.compile(r"^Losses(?:\s+(?P<n>\d+)\s+points?)?$")
-_CANNOT_MOVE_RE = re.compile(r"^cannot\s+move$", re.IGNORECASE)
-
-#: One checker move as written by any of the dialects: ``13/7``, ``13/7*``,
-#: ``25/20``, ``bar/20*``, ``6/off``, ``13/11(2)``, ``8/4*(2)``, ``24/18/13``.
-_MOVE_TOKEN = r"(?:bar|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?\*?"
-_PLAY_RE = re.compile(rf"^{_MOVE_TOKEN}(?:\s+{_MOVE_TOKEN})*$")
 
 
 # --------------------------------------------------------------------------
@@ -288,6 +114,11 @@ def read_text(path: str | os.PathLike) -> str:
     -------
     str
         The text, BOM removed, line endings unchanged.
+
+    Raises
+    ------
+    OSError
+        The file cannot be read.
     """
     data = Path(path).read_bytes()
     try:
@@ -295,6 +126,193 @@ def read_text(path: str | os.PathLike) -> str:
     except UnicodeDecodeError:
         text = data.decode("latin-1")
     return text.lstrip("\ufeff")
+
+
+def _encoding(path) -> str:
+    """``"utf-8-sig"`` when the whole file is UTF-8, else ``"latin-1"`` (read in chunks)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    with open(path, "rb") as f:
+        try:
+            while chunk := f.read(1 << 20):
+                decoder.decode(chunk)
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return "latin-1"
+    return "utf-8-sig"
+
+
+def _file_lines(path, encoding: str) -> Iterator[str]:
+    """The lines of a file without their line breaks, as ``str.splitlines`` cuts them."""
+    with open(path, encoding=encoding, newline="") as f:
+        first = True
+        for chunk in f:
+            if first:
+                chunk, first = chunk.lstrip("\ufeff"), False
+            yield from chunk.splitlines()
+
+
+def _read_source(source) -> tuple:
+    """``(path or None, a function returning a fresh line iterator)`` for a path or a text."""
+    if not isinstance(source, (str, os.PathLike)):
+        raise FormatError(f"read_match takes a path or the record text, not {type(source).__name__}")
+    if isinstance(source, str) and ("\n" in source or "\r" in source):
+        text = source.lstrip("\ufeff")
+        return None, lambda: iter(text.splitlines())
+    try:
+        encoding = _encoding(source)
+    except OSError as exc:
+        raise FormatError(f"cannot read match file: {exc}", file=str(source)) from exc
+    return str(source), lambda: _file_lines(source, encoding)
+
+
+# --------------------------------------------------------------------------
+# reading: the record
+# --------------------------------------------------------------------------
+
+
+class MatchStream:
+    """A match record read game by game (see :func:`stream_match`).
+
+    Attributes
+    ----------
+    path : str or None
+    headers : dict of str to str
+    match_length : int
+    players : tuple of str
+    variation : str
+    defects : list of str
+        As in :class:`MatchRecord`; known before the first game is read.
+    """
+
+    def __init__(self, path, lines, headers, match_length, players, defects, threshold):
+        self.path = path
+        self.headers = headers
+        self.match_length = match_length
+        self.players = players
+        self.variation = headers.get("Variation", "Backgammon")
+        self.defects = defects
+        self._lines = lines
+        self._threshold = threshold
+
+    def games(self) -> Iterator[tuple[Game, Iterator[Action]]]:
+        """The games in file order, each with an iterator over its actions.
+
+        Yields
+        ------
+        (Game, iterator of Action)
+            The game's number, score, players and ratings are set; ``Game.actions`` stays
+            empty: the actions come from the iterator, in chronological order. ``winner``,
+            ``points``, ``resigned`` and ``defects`` are complete once the iterator is
+            exhausted (moving on to the next game exhausts it).
+        """
+        items = classify_lines(self._lines())
+        pending = [next((item for item in items if item[0] == "game"), None)]
+
+        def actions(game: Game, players: PlayerAssigner) -> Iterator[Action]:
+            for item in items:
+                kind = item[0]
+                if kind == "game":
+                    pending[0] = item
+                    break
+                if kind == "line":
+                    yield from players.feed(item[1])
+                elif kind == "bad":
+                    game.defects.append(f"line {item[1]}: unrecognised line {item[2]!r}")
+            players.finish()
+
+        while pending[0] is not None:
+            game = Game(number=pending[0][2])
+            pending[0] = None
+            _kind, lineno, score = next(items)  # classify_lines gives a score item after each game
+            if score is not None:
+                game.score, game.players, game.ratings = score
+            else:
+                game.defects.append(("" if lineno is None else f"line {lineno}: ") + "missing score line")
+            it = actions(game, PlayerAssigner(game, self._threshold))
+            yield game, it
+            for _ in it:  # the caller did not read all of them
+                pass
+
+    def to_record(self) -> MatchRecord:
+        """Read every game into a :class:`MatchRecord`."""
+        games = []
+        for game, actions in self.games():
+            game.actions = list(actions)
+            games.append(game)
+        return MatchRecord(path=self.path, headers=self.headers, match_length=self.match_length,
+                           players=self.players, games=games, variation=self.variation,
+                           defects=self.defects)
+
+
+def stream_match(source: str | os.PathLike, path: str | os.PathLike | None = None) -> MatchStream:
+    """Open a Jellyfish-style match record to be read game by game.
+
+    A first pass reads the headers, the match length and the column layout (the mode of
+    the left and right action columns on lines that hold both); the games are read on a
+    second pass, one line at a time, when :meth:`MatchStream.games` is iterated.
+
+    Parameters
+    ----------
+    source : str or path-like
+        A path; a ``str`` containing a line break is the record text itself.
+    path : str or path-like, optional
+        For a text: stored in the record and used in error messages.
+
+    Returns
+    -------
+    MatchStream
+
+    Raises
+    ------
+    FormatError
+        If the input is not a match record at all (no ``point match`` line and no
+        ``Game`` line), or cannot be read.
+    """
+    fname, lines = _read_source(source)
+    if fname is None and path is not None:
+        fname = str(path)
+    headers: dict[str, str] = {}
+    match_length = None
+    preamble: list[str] = []
+    first_players = None
+    left: Counter = Counter()
+    right: Counter = Counter()
+    games = 0
+    try:
+        for item in classify_lines(lines()):
+            kind = item[0]
+            if kind == "line":
+                ln = item[1]
+                if ln.move_number is not None and len(ln.segments) == 2:
+                    left[ln.segments[0].col] += 1
+                    right[ln.segments[1].col] += 1
+            elif kind == "game":
+                games += 1
+            elif kind == "score":
+                if games == 1 and item[2] is not None and first_players is None:
+                    first_players = item[2][1]
+            elif kind == "header":
+                headers[item[1]] = item[2]
+            elif kind == "length":
+                if match_length is None:
+                    match_length = item[2]
+                else:
+                    preamble.append(f"line {item[1]}: unrecognised line {item[3]!r}")
+            elif kind == "preamble":
+                preamble.append(f"line {item[1]}: unrecognised line {item[2]!r}")
+    except OSError as exc:
+        raise FormatError(f"cannot read match file: {exc}", file=fname) from exc
+    if match_length is None and not games:
+        raise FormatError("not a match record (no 'point match' or 'Game' line)", file=fname)
+    lcol = left.most_common(1)[0][0] if left else 5  # gnubg's layout: 5 / 33
+    rcol = right.most_common(1)[0][0] if right else 33
+    if "Player 1" in headers and "Player 2" in headers:
+        players = (headers["Player 1"], headers["Player 2"])
+    elif games:
+        players = first_players if first_players is not None else ("", "")
+    else:
+        players = ("", "")
+    return MatchStream(fname, lines, headers, match_length or 0, players, preamble, (lcol + rcol) / 2)
 
 
 def read_match(path_or_text: str | os.PathLike) -> MatchRecord:
@@ -316,202 +334,7 @@ def read_match(path_or_text: str | os.PathLike) -> MatchRecord:
         If the input is not a match record at all (no ``point match`` line
         and no ``Game`` line), or cannot be read.
     """
-    if not isinstance(path_or_text, (str, os.PathLike)):
-        raise FormatError(f"read_match takes a path or the record text, not {type(path_or_text).__name__}")
-    if isinstance(path_or_text, str) and ("\n" in path_or_text or "\r" in path_or_text):
-        return parse_match(path_or_text)
-    try:
-        text = read_text(path_or_text)
-    except OSError as exc:
-        raise FormatError(f"cannot read match file: {exc}", file=str(path_or_text)) from exc
-    return parse_match(text, path=str(path_or_text))
-
-
-@dataclass
-class _Segment:
-    """One action's text on a numbered line, before its player is known."""
-
-    col: int
-    text: str
-    orphan: bool = False  # text not introduced by an action token
-
-
-@dataclass
-class _RawLine:
-    """A numbered or result line of a game, cut into segments."""
-
-    lineno: int
-    move_number: int | None
-    segments: list[_Segment]
-
-
-@dataclass
-class _RawGame:
-    game: Game
-    lines: list[_RawLine] = field(default_factory=list)
-
-
-def _split_actions(body: str, offset: int) -> list[_Segment]:
-    """Cut the text of a line (after its ``NN)``) into action segments.
-
-    Parameters
-    ----------
-    body : str
-        Text after the ``NN)`` (or the whole line for an unnumbered result).
-    offset : int
-        Column of ``body[0]`` in the line.
-
-    Returns
-    -------
-    list of _Segment
-        In left-to-right order.  Text before the first action token (like a
-        bare ``????``) becomes an orphan segment.
-    """
-    starts = [m.start() for m in _START_RE.finditer(body)]
-    segments = []
-    head_end = starts[0] if starts else len(body)
-    head = body[:head_end]
-    if head.strip():
-        col = offset + len(head) - len(head.lstrip())
-        segments.append(_Segment(col, head.strip(), orphan=True))
-    for i, s in enumerate(starts):
-        end = starts[i + 1] if i + 1 < len(starts) else len(body)
-        segments.append(_Segment(offset + s, body[s:end].strip()))
-    return segments
-
-
-def _parse_segment(seg: _Segment, player: int, lineno: int, move_number: int | None,
-                   defects: list[str]) -> Action:
-    """Turn one segment into an :class:`Action` (syntax only).
-
-    Unrecognised text becomes an ``"illegal"`` action and a defect.
-    """
-    text = seg.text
-    where = f"line {lineno}"
-    act = Action(player=player, kind=ILLEGAL, line=lineno, move_number=move_number, raw=text)
-    if seg.orphan:
-        act.play = text
-        defects.append(f"{where}: garbage {text[:40]!r} without dice")
-        return act
-    m = _DICE_RE.match(text)
-    if m:
-        d1, d2, rest = int(m["d1"]), int(m["d2"]), m["rest"].strip()
-        act.dice = (d1, d2)
-        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-            act.play = rest
-            defects.append(f"{where}: impossible dice {text[:3]!r}")
-        elif rest == "" or _CANNOT_MOVE_RE.match(rest):
-            act.kind = ROLL
-        elif _PLAY_RE.match(rest):
-            act.kind, act.play = ROLL, rest
-        else:
-            act.play = rest
-            if rest.startswith("Illegal play"):
-                defects.append(f"{where}: illegal-play dump {rest[:40]!r}")
-            else:
-                defects.append(f"{where}: garbage play {rest[:40]!r}")
-        return act
-    if (m := _DOUBLE_RE.match(text)):
-        act.kind = DOUBLE
-        act.value = int(m["n"]) if m["n"] else None
-        return act
-    if text == "Takes":
-        act.kind = TAKE
-        return act
-    if text == "Drops":
-        act.kind = DROP
-        return act
-    if (m := _WIN_RE.match(text)):
-        act.kind = WIN
-        act.value = int(m["n"]) if m["n"] else None
-        return act
-    if (m := _LOSS_RE.match(text)):
-        act.kind = RESIGN
-        act.value = int(m["n"]) if m["n"] else None
-        return act
-    act.play = text
-    defects.append(f"{where}: unreadable action {text[:40]!r}")
-    return act
-
-
-def _column_threshold(raw_games: list[_RawGame]) -> float:
-    """Column that separates left from right actions in this file.
-
-    The midpoint between the most common start column of left actions and of
-    right actions on lines that hold both (overflowing lines are rare, so the
-    mode is the nominal column).  Falls back to gnubg's layout (5 / 33).
-    """
-    left: Counter = Counter()
-    right: Counter = Counter()
-    for rg in raw_games:
-        for ln in rg.lines:
-            if ln.move_number is not None and len(ln.segments) == 2:
-                left[ln.segments[0].col] += 1
-                right[ln.segments[1].col] += 1
-    lcol = left.most_common(1)[0][0] if left else 5
-    rcol = right.most_common(1)[0][0] if right else 33
-    return (lcol + rcol) / 2
-
-
-def _assign_players(rg: _RawGame, threshold: float) -> None:
-    """Give each segment of a game a player and fill ``rg.game``."""
-    game = rg.game
-    defects = game.defects
-    expected: int | None = None  # who acts next by the order of play
-    cube = 1
-    finished = False
-    for ln in rg.lines:
-        segs = ln.segments
-        if not segs:
-            continue  # empty numbered line (Studio writes one after the result)
-        if len(segs) > 2:
-            defects.append(f"line {ln.lineno}: {len(segs)} actions on one line")
-        single = len(segs) == 1
-        for i, seg in enumerate(segs):
-            by_column = 0 if seg.col < threshold else 1
-            player = by_column if single else min(i, 1)  # two actions: left, then right
-            act = _parse_segment(seg, player, ln.lineno, ln.move_number, defects)
-            is_result = act.kind in (WIN, RESIGN)  # these go by column, not by turn
-            if single and not is_result and expected is not None:
-                act.player = expected  # the order of play wins over the column
-            out_of_turn = expected is not None and not is_result and act.player != expected
-            wrong_column = single and act.kind != ILLEGAL and act.player != by_column
-            if out_of_turn or wrong_column:
-                defects.append(
-                    f"line {ln.lineno}: {act.kind} of player {act.player + 1} "
-                    f"out of turn or in the wrong column"
-                )
-            if finished:
-                defects.append(f"line {ln.lineno}: {act.kind} after the result")
-            game.actions.append(act)
-            # book-keeping for the next action and the result
-            if act.kind == DOUBLE and act.value:
-                cube = max(cube, act.value)
-            if act.kind == RESIGN:
-                game.resigned = True
-            if act.kind == WIN:
-                if game.winner is not None:
-                    defects.append(f"line {ln.lineno}: second result line")
-                game.winner, game.points = act.player, act.value
-                finished = True
-                if act.value is not None and act.value > 3 * cube:
-                    defects.append(
-                        f"line {ln.lineno}: implausible result {act.raw!r} (cube {cube})"
-                    )
-                expected = None
-            elif act.kind in _PASSES_TURN:
-                expected = 1 - act.player
-    _finish_game(game)
-
-
-def _finish_game(game: Game) -> None:
-    """Derive ``resigned`` from the order of actions; note a missing result."""
-    if game.winner is None:
-        game.defects.append("no result line (unfinished game)")
-        return
-    before = [a for a in game.actions if a.kind != WIN]
-    if before and before[-1].kind == ROLL and before[-1].player != game.winner:
-        game.resigned = True  # the loser rolled last: roll-then-resign
+    return stream_match(path_or_text).to_record()
 
 
 def parse_match(text: str, path: str | os.PathLike | None = None) -> MatchRecord:
@@ -539,97 +362,10 @@ def parse_match(text: str, path: str | os.PathLike | None = None) -> MatchRecord
     if not isinstance(text, str):
         raise FormatError(f"parse_match takes the record text as str, not {type(text).__name__}",
                           file=None if path is None else str(path))
-    fname = None if path is None else str(path)
     text = text.lstrip("\ufeff")
-    headers: dict[str, str] = {}
-    match_length: int | None = None
-    raw_games: list[_RawGame] = []
-    preamble_defects: list[str] = []
-    current: _RawGame | None = None
-    need_score = False
-
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        line = line.expandtabs(8).rstrip()
-        if not line.strip():
-            continue
-        if need_score:
-            need_score = False
-            score = _parse_score(line)
-            if score is not None:
-                current.game.score, current.game.players, current.game.ratings = score
-                continue
-            current.game.defects.append(f"line {lineno}: missing score line")
-        if (m := _GAME_RE.match(line)):
-            current = _RawGame(Game(number=int(m["n"])))
-            raw_games.append(current)
-            need_score = True
-            continue
-        if current is None:
-            if (m := _HEADER_RE.match(line)):
-                headers[m["key"]] = m["value"]
-            elif (m := _LENGTH_RE.match(line)) and match_length is None:
-                match_length = int(m["n"])
-            else:
-                preamble_defects.append(f"line {lineno}: unrecognised line {line.strip()[:40]!r}")
-            continue
-        if (m := _NUMBERED_RE.match(line)):
-            segs = _split_actions(line[m.end():], m.end())
-            current.lines.append(_RawLine(lineno, int(m["n"]), segs))
-            continue
-        segs = _split_actions(line, 0)
-        if segs and not any(s.orphan for s in segs):  # unnumbered line, e.g. "Wins 2 points"
-            current.lines.append(_RawLine(lineno, None, segs))
-        else:
-            current.game.defects.append(f"line {lineno}: unrecognised line {line.strip()[:40]!r}")
-
-    if match_length is None and not raw_games:
-        raise FormatError("not a match record (no 'point match' or 'Game' line)", file=fname)
-    if need_score:
-        current.game.defects.append("missing score line")
-
-    threshold = _column_threshold(raw_games)
-    for rg in raw_games:
-        _assign_players(rg, threshold)
-
-    games = [rg.game for rg in raw_games]
-    if "Player 1" in headers and "Player 2" in headers:
-        players = (headers["Player 1"], headers["Player 2"])
-    elif games:
-        players = games[0].players
-    else:
-        players = ("", "")
-    return MatchRecord(
-        path=fname,
-        headers=headers,
-        match_length=match_length or 0,
-        players=players,
-        games=games,
-        variation=headers.get("Variation", "Backgammon"),
-        defects=preamble_defects,
-    )
-
-
-def _parse_score(line: str):
-    """Parse a score line ``Name A : 3     Name B : 1`` (GridGammon: ``Name,1811 : 3``).
-
-    Returns
-    -------
-    tuple or None
-        ``(score, players, ratings)``, or None if the line is not a score line.
-    """
-    m = _SCORE_RE.match(line)
-    if not m:
-        return None
-    names, ratings = [], []
-    for name in (m["a"], m["b"]):
-        r = _RATING_RE.match(name)
-        if r:
-            names.append(r["name"].strip())
-            ratings.append(int(r["rating"]))
-        else:
-            names.append(name)
-            ratings.append(None)
-    return (int(m["x"]), int(m["y"])), tuple(names), tuple(ratings)
+    if "\n" not in text and "\r" not in text:
+        text += "\n"  # one line of text, not a path
+    return stream_match(text, path=path).to_record()
 
 
 # --------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Only what is needed to get the games and actions out: analysis properties
 (``A``, ``DA``, ``MR``, ``LU``, ``GS`` ...) are ignored.  The result uses the
-same :class:`~tawla.formats.matfile.Action` / ``Game`` / ``MatchRecord``
+same :class:`~tawla.formats.record.Action` / ``Game`` / ``MatchRecord``
 classes as the ``.mat`` reader, and plays are converted to the mover's own
 point numbering (``"13/7* 8/7"``, bar = 25, off = 0), the way gnubg writes
 them in a ``.mat`` export, so both can be replayed the same way.
@@ -32,18 +32,8 @@ import os
 import re
 
 from tawla.errors import FormatError
-from tawla.formats.matfile import (
-    DOUBLE,
-    DROP,
-    ILLEGAL,
-    ROLL,
-    TAKE,
-    WIN,
-    Action,
-    Game,
-    MatchRecord,
-    read_text,
-)
+from tawla.formats.matfile import read_text
+from tawla.formats.record import DOUBLE, DROP, ILLEGAL, ROLL, TAKE, WIN, Action, Game, MatchRecord
 
 __all__ = ["read_sgf", "parse_sgf", "sgf_point"]
 

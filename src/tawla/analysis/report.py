@@ -1,9 +1,12 @@
-"""Rendering the analysis: readable tables (rich) and JSON."""
+"""Rendering the analysis: readable tables (rich) and JSON.
+
+Totals are read from the columns of :class:`~tawla.analysis.results.Plays`, so a report on
+millions of plays builds no per-play objects (except the JSON output, which lists them all).
+"""
 
 from __future__ import annotations
 
 import json
-import statistics
 
 from rich.console import Console
 from rich.table import Table
@@ -12,20 +15,31 @@ __all__ = ["render_text", "to_json", "summary"]
 
 
 def summary(reports) -> dict:
-    """Totals over the reports: files, games, plays, forced plays, errors."""
+    """Totals over the reports: files, games, plays, forced plays, errors.
+
+    Parameters
+    ----------
+    reports : list of MatchReport
+
+    Returns
+    -------
+    dict
+        ``mean_equity_loss`` in points per play, rounded to 4 decimals.
+    """
     games = [g for r in reports for g in r.games]
-    decisions = [d for g in games for d in g.decisions]
+    plays = sum(len(g.decisions) for g in games)
+    loss = sum(g.decisions.loss_total() for g in games)
     return {
         "files": len(reports),
         "unreadable_files": sum(1 for r in reports if r.error),
         "games": len(games),
         "games_replayed_clean": sum(1 for g in games if g.error is None),
         "games_with_errors": sum(1 for g in games if g.error is not None),
-        "plays": len(decisions),
-        "forced_plays": sum(1 for d in decisions if d.forced),
+        "plays": plays,
+        "forced_plays": sum(g.decisions.count_forced() for g in games),
         "cube_actions": sum(g.cube_actions for g in games),
         "notes": sum(len(g.notes) for g in games),
-        "mean_equity_loss": round(statistics.fmean([d.equity_loss for d in decisions]), 4) if decisions else 0.0,
+        "mean_equity_loss": round(loss / plays, 4) if plays else 0.0,
     }
 
 
@@ -40,15 +54,25 @@ def to_json(reports, evaluator) -> str:
 
 def _player_rows(rep):
     for player in (0, 1):
-        ds = rep.decisions(player)
-        unforced = [d for d in ds if not d.forced]
-        loss = statistics.fmean([d.equity_loss for d in unforced]) if unforced else 0.0
-        yield (rep.players[player] or f"player {player + 1}", len(ds), len(ds) - len(unforced),
-               sum(1 for d in unforced if d.rank == 1), loss)
+        plays = sum(g.decisions.count(player) for g in rep.games)
+        forced = sum(g.decisions.count_forced(player) for g in rep.games)
+        best = sum(g.decisions.count_best(player) for g in rep.games)
+        loss = sum(g.decisions.loss_total(player, unforced=True) for g in rep.games)
+        unforced = plays - forced
+        yield rep.player_name(player), plays, forced, best, loss / unforced if unforced else 0.0
+
+
+def _worst(rep, k: int) -> list:
+    """The k unforced plays of a report with the largest equity loss (ties: file order)."""
+    cands = [d for g in rep.games for d in g.decisions.worst(k)]
+    return sorted(cands, key=lambda d: -d.equity_loss)[:k]
 
 
 def render_text(reports, evaluator, *, worst: int = 3, console: Console | None = None) -> None:
-    """Print the readable report: a header, one table per file, errors, totals."""
+    """Print the readable report: a header, one table per file, errors, totals.
+
+    A player whose name the record leaves empty is shown as ``player 1`` / ``player 2``.
+    """
     con = console or Console(width=110)
     if evaluator is not None:
         con.print(f"[bold]Evaluator:[/bold] {evaluator.name} — {evaluator.description}")
@@ -66,10 +90,9 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
         for name, plays, forced, best, loss in _player_rows(rep):
             t.add_row(name, str(plays), str(forced), str(best), f"{loss:.3f}")
         con.print(t)
-        worst_ds = sorted((d for d in rep.decisions() if not d.forced), key=lambda d: -d.equity_loss)[:worst]
-        for d in worst_ds:
+        for d in _worst(rep, worst):
             if d.equity_loss > 0:
-                con.print(f"  worst: game {d.game} move {d.move_number} {rep.players[d.player] or d.player + 1}"
+                con.print(f"  worst: game {d.game} move {d.move_number} {rep.player_name(d.player)}"
                           f" {d.dice[0]}{d.dice[1]}: {d.move or '(pass)'}  best {d.best}  loss {d.equity_loss:.3f}")
         for g in rep.games:
             if g.error:

@@ -1,0 +1,21 @@
+"""The main job: replay real match records through the engine and analyse every decision.
+
+Each recorded play is matched to exactly one legal move by the position it leads to
+(:mod:`tawla.analysis.replay`, with the hit rule of the notation); the cube, the Crawford
+game (derived from the score), resignations and recorded scores are followed and checked.
+For each checker play the report gives: forced or not, the number of legal moves, the pip
+counts, and the rank and equity loss of the played move under an evaluator
+(:mod:`tawla.analysis.evaluators`). Files are found and read by :mod:`tawla.analysis.files`
+(game by game, so that memory grows with the plays and not with the text), and shown by
+:mod:`tawla.analysis.report`.
+"""
+
+from .evaluators import EngineEvaluator, Evaluator, HeuristicEvaluator, default_evaluator
+from .files import MAX_RECORD_BYTES, analyze_file, analyze_paths, collect_files, open_record, read_record
+from .replay import analyze_games, analyze_record, marks_all_hits, replay_game, ruleset_for_variation
+from .results import Decision, GameReport, MatchReport, Plays
+
+__all__ = ["Evaluator", "HeuristicEvaluator", "EngineEvaluator", "default_evaluator", "Decision", "Plays",
+           "GameReport", "MatchReport", "replay_game", "analyze_record", "analyze_games", "analyze_file",
+           "analyze_paths", "collect_files", "read_record", "open_record", "ruleset_for_variation",
+           "marks_all_hits", "MAX_RECORD_BYTES"]

@@ -1,0 +1,148 @@
+"""Record files: finding them, reading them, and analysing them one after the other."""
+
+from __future__ import annotations
+
+import glob
+import os
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..errors import FormatError
+from ..formats import matfile
+from ..formats.sgf import read_sgf
+from .evaluators import Evaluator
+from .replay import analyze_games, analyze_record
+from .results import MatchReport
+
+__all__ = ["MAX_RECORD_BYTES", "read_record", "open_record", "analyze_file", "collect_files", "analyze_paths"]
+
+MAX_RECORD_BYTES = 64 * 2**20
+"""Files larger than this are refused as match records (bytes)."""
+
+
+def _checked(path) -> Path:
+    p = Path(path)
+    if not p.is_file():
+        raise FormatError("not a regular file", file=str(p))
+    if p.stat().st_size > MAX_RECORD_BYTES:
+        raise FormatError(f"larger than {MAX_RECORD_BYTES // 2**20} MiB: not a match record", file=str(p))
+    return p
+
+
+def read_record(path):
+    """Read a .mat/.txt (Jellyfish) or .sgf (gnubg) file whole.
+
+    Returns
+    -------
+    tawla.formats.record.MatchRecord
+
+    Raises
+    ------
+    tawla.errors.FormatError
+        Not a regular file, larger than :data:`MAX_RECORD_BYTES`, or not a match record.
+    """
+    p = _checked(path)
+    if p.suffix.lower() == ".sgf":
+        return read_sgf(p)
+    return matfile.read_match(p)
+
+
+def open_record(path):
+    """Open a record to be analysed: a .mat/.txt file game by game, an .sgf file whole.
+
+    Returns
+    -------
+    tawla.formats.matfile.MatchStream or tawla.formats.record.MatchRecord
+
+    Raises
+    ------
+    tawla.errors.FormatError
+        As :func:`read_record`.
+    """
+    p = _checked(path)
+    if p.suffix.lower() == ".sgf":
+        return read_sgf(p)
+    return matfile.stream_match(p)
+
+
+def analyze_file(path, *, evaluator: Evaluator | None = None, ruleset=None) -> MatchReport:
+    """Replay and analyse one record file; a .mat/.txt file is read one game at a time.
+
+    Memory grows with the number of plays (a few dozen bytes each, see
+    :class:`~tawla.analysis.results.Plays`), never with the length of one game's text.
+
+    Raises
+    ------
+    tawla.errors.FormatError
+        As :func:`read_record`.
+    """
+    return _analyze(open_record(path), path, evaluator, ruleset)
+
+
+def _analyze(source, path, evaluator, ruleset) -> MatchReport:
+    if not isinstance(source, matfile.MatchStream):
+        rep = analyze_record(source, evaluator=evaluator, ruleset=ruleset)
+    else:
+        rep = MatchReport(path=str(path), match_length=source.match_length, players=tuple(source.players),
+                          headers=dict(source.headers), defects=list(source.defects))
+        analyze_games(rep, source.games(), source.variation, evaluator=evaluator, ruleset=ruleset)
+    rep.path = str(path)
+    return rep
+
+
+def collect_files(specs: Iterable[str]) -> list:
+    """Expand files, directories (recursively: .mat, .txt, .sgf) and globs, sorted, unique.
+
+    Raises
+    ------
+    FileNotFoundError
+        A spec that matches nothing.
+    """
+    if isinstance(specs, (str, os.PathLike)):
+        specs = [specs]
+    out = []
+    for spec in specs:
+        if not isinstance(spec, (str, os.PathLike)) or str(spec) == "":
+            raise FileNotFoundError(repr(spec))
+        p = Path(spec)
+        if p.is_dir():
+            out += sorted(q for q in p.rglob("*") if q.suffix.lower() in (".mat", ".txt", ".sgf") and q.is_file()
+                          and q.name.upper() != "SOURCES.MD")
+        elif p.is_file():
+            out.append(p)
+        else:
+            hits = sorted(Path(h) for h in glob.glob(spec, recursive=True))
+            if not hits:
+                raise FileNotFoundError(spec)
+            out += hits
+    seen, uniq = set(), []
+    for p in out:
+        if p.resolve() not in seen:
+            seen.add(p.resolve())
+            uniq.append(p)
+    return uniq
+
+
+def analyze_paths(paths, *, evaluator: Evaluator | None = None, ruleset=None,
+                  progress: Callable | None = None) -> list:
+    """Analyse files; a file that cannot be read becomes a report with ``error`` set.
+
+    ``progress(path, report)`` is called after each file.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    reports = []
+    for path in paths:
+        try:
+            source = open_record(path)
+        except Exception as e:  # one unreadable file never stops the batch
+            rep = MatchReport(path=str(path), error=f"{path}: {type(e).__name__}: {e}")
+        else:
+            try:
+                rep = _analyze(source, path, evaluator, ruleset)
+            except (FormatError, OSError) as e:  # the file went bad while it was read game by game
+                rep = MatchReport(path=str(path), error=f"{path}: {type(e).__name__}: {e}")
+        reports.append(rep)
+        if progress is not None:
+            progress(path, rep)
+    return reports

@@ -1,0 +1,288 @@
+"""What the analysis of a record gives: one :class:`Decision` per checker play, stored by
+column in :class:`Plays`, one :class:`GameReport` per game and one :class:`MatchReport` per
+file."""
+
+from __future__ import annotations
+
+import struct
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["Decision", "Plays", "GameReport", "MatchReport"]
+
+
+@dataclass
+class Decision:
+    """One checker play of a record.
+
+    Attributes
+    ----------
+    game, move_number, line : int
+        Game number, ``NN)`` number and file line of the play (None where the record has none).
+    player : int
+        0 = player 1 (left column), 1 = player 2.
+    dice : (int, int)
+    text : str
+        The play as written.
+    move : str
+        The matched legal move in GNU Backgammon notation ("" for a pass).
+    forced : bool
+        At most one legal move existed.
+    legal : int
+        Number of legal moves (distinct resulting positions).
+    pips : (int, int)
+        Pip counts (mover, opponent) before the play.
+    rank : int
+        1 = the evaluator's best move.
+    equity_loss : float
+        Cubeless equity of the best move minus that of the played one (points, >= 0).
+    best : str
+        The evaluator's best move.
+    """
+
+    game: int
+    move_number: int | None
+    line: int | None
+    player: int
+    dice: tuple
+    text: str
+    move: str
+    forced: bool
+    legal: int
+    pips: tuple
+    rank: int = 1
+    equity_loss: float = 0.0
+    best: str = ""
+
+
+class _Texts:
+    """Many short strings in one buffer: UTF-8 bytes and their end offsets (5 bytes + text each)."""
+
+    __slots__ = ("_data", "_ends")
+
+    def __init__(self):
+        self._data = bytearray()
+        self._ends = array("I")
+
+    def append(self, text: str) -> None:
+        self._data += text.encode()
+        self._ends.append(len(self._data))
+
+    def __getitem__(self, i: int) -> str:
+        start = self._ends[i - 1] if i else 0
+        return self._data[start:self._ends[i]].decode()
+
+
+_NONE = -1  # move number or line absent
+_SMALL = struct.Struct("<BBBBHH")  # player, die 1, die 2, flags, pips of the mover, of the opponent
+_SAME = 1  # flag: the matched move's notation is the text as written
+
+
+class Plays(Sequence):
+    """The checker plays of one game, stored by column (about 30 bytes and the text a play).
+
+    A sequence of :class:`Decision`: ``plays[i]`` builds the Decision of the i-th play; the
+    column methods (:meth:`count_forced`, :meth:`loss_total`, ...) read the columns without
+    building one. A game of any length costs memory in proportion to its plays; the matched
+    move's notation is stored only where it differs from the text as written, and the
+    ranking columns only once a play has been ranked.
+
+    Parameters
+    ----------
+    game : int
+        The game number every play belongs to.
+    """
+
+    __slots__ = ("game", "_numbers", "_lines", "_small", "_legal", "_text", "_move", "_rank", "_loss",
+                 "_best")
+
+    def __init__(self, game: int):
+        self.game = game
+        self._numbers = array("i")  # NN) number
+        self._lines = array("i")  # file line
+        self._small = bytearray()  # per play: _SMALL
+        self._legal = array("I")  # number of legal moves
+        self._text, self._move = _Texts(), _Texts()
+        self._rank = self._loss = self._best = None  # ranking columns, made by the first ranked play
+
+    def append(self, d: Decision) -> None:
+        """Store one play (``d.game`` is not stored: it is :attr:`game`)."""
+        same = d.move == d.text
+        self._numbers.append(_NONE if d.move_number is None else d.move_number)
+        self._lines.append(_NONE if d.line is None else d.line)
+        self._small += _SMALL.pack(d.player, d.dice[0], d.dice[1], _SAME if same else 0, d.pips[0], d.pips[1])
+        self._legal.append(d.legal)
+        self._text.append(d.text)
+        self._move.append("" if same else d.move)
+        if self._rank is None and (d.rank != 1 or d.equity_loss != 0.0 or d.best):
+            n = len(self._legal) - 1  # the plays before this one: rank 1, no loss
+            self._rank, self._loss, self._best = array("I", [1] * n), array("d", [0.0] * n), _Texts()
+            for _ in range(n):
+                self._best.append("")
+        if self._rank is not None:
+            self._rank.append(d.rank)
+            self._loss.append(d.equity_loss)
+            self._best.append(d.best)
+
+    def __len__(self) -> int:
+        return len(self._legal)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("play index out of range")
+        player, d1, d2, flags, pips0, pips1 = _SMALL.unpack_from(self._small, _SMALL.size * i)
+        number, line, text = self._numbers[i], self._lines[i], self._text[i]
+        ranked = self._rank is not None
+        return Decision(self.game, None if number == _NONE else number, None if line == _NONE else line,
+                        player, (d1, d2), text, text if flags & _SAME else self._move[i], self._legal[i] <= 1,
+                        self._legal[i], (pips0, pips1), self._rank[i] if ranked else 1,
+                        self._loss[i] if ranked else 0.0, self._best[i] if ranked else "")
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __eq__(self, other):
+        return isinstance(other, Plays) and self.game == other.game and list(self) == list(other)
+
+    def __repr__(self):
+        return f"<Plays of game {self.game}: {len(self)} plays>"
+
+    # --- column reads -------------------------------------------------------------------
+    def player(self, i: int) -> int:
+        """The player of the i-th play (0 or 1)."""
+        return self._small[_SMALL.size * i]
+
+    def _rank_of(self, i: int) -> int:
+        return self._rank[i] if self._rank is not None else 1
+
+    def _loss_of(self, i: int) -> float:
+        return self._loss[i] if self._loss is not None else 0.0
+
+    def count_forced(self, player: int | None = None) -> int:
+        """Plays with at most one legal move (of one player, or of both)."""
+        return sum(1 for i, n in enumerate(self._legal) if n <= 1 and (player is None or self.player(i) == player))
+
+    def count(self, player: int | None = None) -> int:
+        """Plays of one player, or of both."""
+        if player is None:
+            return len(self)
+        return sum(1 for i in range(len(self)) if self.player(i) == player)
+
+    def count_best(self, player: int) -> int:
+        """Unforced plays of one player that the evaluator ranks first."""
+        return sum(1 for i, n in enumerate(self._legal) if n > 1 and self.player(i) == player and self._rank_of(i) == 1)
+
+    def loss_total(self, player: int | None = None, unforced: bool = False) -> float:
+        """Sum of the equity losses (points) of one player's plays (or both players')."""
+        if self._loss is None:
+            return 0.0
+        return sum(x for i, x in enumerate(self._loss)
+                   if (player is None or self.player(i) == player) and not (unforced and self._legal[i] <= 1))
+
+    def worst(self, k: int) -> list:
+        """The k unforced plays with the largest equity loss, largest first (ties: file order)."""
+        idx = sorted((i for i, n in enumerate(self._legal) if n > 1), key=lambda i: -self._loss_of(i))[:k]
+        return [self[i] for i in idx]
+
+
+@dataclass
+class GameReport:
+    """The replay of one game: its decisions, cube actions, result and notes.
+
+    Attributes
+    ----------
+    number : int
+    crawford : bool
+        The Crawford game of a match (no doubling).
+    decisions : Plays
+        The checker plays, in order (a sequence of :class:`Decision`).
+    cube_actions : int
+    cube_value : int
+        The cube at the end of the game.
+    winner, points : int or None
+        As recorded by the ``Wins`` line.
+    expected_points : int or None
+        What the rules give for the final position (or the drop).
+    ending : str
+        ``"single"``, ``"gammon"``, ``"backgammon"``, ``"mars"``, ..., ``"drop"``,
+        ``"resign"``, ``"draw"`` or ``"unfinished"``.
+    notes : list of str
+        Remarks that do not make the record bad (a capped score, a roll-then-resign, a hit
+        the record leaves open).
+    error, error_move, error_line
+        The first illegal or unreadable play, where the replay of the game stopped.
+    hits_written, hits_unwritten : int
+        Over the plays with one reading: hit points marked with ``*`` and hit points not
+        marked (the record's habit, see :func:`tawla.analysis.replay.analyze_record`).
+    unsettled : list of str
+        Plays whose text fits a hitting and a non-hitting move with nothing in the game to
+        choose (read without the hit); they become notes unless the file marks all its hits.
+    """
+
+    number: int
+    crawford: bool = False
+    decisions: Plays = None
+    cube_actions: int = 0
+    cube_value: int = 1
+    winner: int | None = None
+    points: int | None = None
+    expected_points: int | None = None
+    ending: str = ""
+    notes: list = field(default_factory=list)
+    error: str | None = None
+    error_move: int | None = None
+    error_line: int | None = None
+    hits_written: int = 0
+    hits_unwritten: int = 0
+    unsettled: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.decisions is None:
+            self.decisions = Plays(self.number)
+
+    def to_dict(self) -> dict:
+        """The report as plain data (the decisions as a list of dicts)."""
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "decisions"}
+        d["notes"], d["unsettled"] = list(self.notes), list(self.unsettled)
+        d["decisions"] = [vars(x) for x in self.decisions]
+        return d
+
+
+@dataclass
+class MatchReport:
+    """The analysis of one record file."""
+
+    path: str
+    ruleset: str = ""
+    match_length: int = 0
+    players: tuple = ("", "")
+    headers: dict = field(default_factory=dict)
+    games: list = field(default_factory=list)
+    error: str | None = None
+    defects: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the file was read, has no corrupt lines, and every game replays."""
+        return self.error is None and not self.defects and all(g.error is None for g in self.games)
+
+    def player_name(self, player: int) -> str:
+        """The name of player 0 or 1, ``"player 1"`` / ``"player 2"`` when the record has none."""
+        return self.players[player] or f"player {player + 1}"
+
+    def decisions(self, player=None):
+        """The plays of one player (or both), as a list of :class:`Decision`."""
+        return [d for g in self.games for d in g.decisions if player is None or d.player == player]
+
+    def to_dict(self) -> dict:
+        """The report as plain data, with ``ok``."""
+        return {"path": self.path, "ruleset": self.ruleset, "match_length": self.match_length,
+                "players": list(self.players), "headers": dict(self.headers),
+                "games": [g.to_dict() for g in self.games], "error": self.error,
+                "defects": list(self.defects), "ok": self.ok}
