@@ -21,93 +21,75 @@ from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_De
 from tawla_engine cimport *
 
 from tawla.errors import IllegalMove, InvalidDice, InvalidId, InvalidPosition, UnsupportedRuleset
+from tawla.core.results import KINDS
 from tawla.core.steps import Step
 
 cnp.import_array()
 
 
-KIND_NAMES = ("single", "gammon", "backgammon", "quadrant_lock", "mother", "draw", "unfinished")
+KIND_NAMES = KINDS
 """Names of the result-kind codes returned by :func:`playout` (index = code)."""
 
-CONTACT_CODES = {"hit": 0, "pin": 1, "block": 2}
-SCORING_CODES = {"cube": 0, "mars": 1, "checkers_left": 2}
+C_CODES = {
+    "contact": {"hit": TW_HIT, "pin": TW_PIN, "block": TW_BLOCK},
+    "scoring": {"cube": TW_SCORE_CUBE, "mars": TW_SCORE_MARS, "checkers_left": TW_SCORE_CHECKERS_LEFT},
+    "kind": {"single": TW_K_SINGLE, "gammon": TW_K_GAMMON, "backgammon": TW_K_BACKGAMMON,
+             "quadrant_lock": TW_K_QUADRANT, "mother": TW_K_MOTHER, "draw": TW_K_DRAW,
+             "unfinished": TW_K_UNFINISHED},
+}
+"""The codes as the C engine defines them (``csrc/tw_params.h``), for the tests that check
+they agree with :data:`tawla.rules.params.CONTACT_CODES`, ``SCORING_CODES`` and
+:class:`tawla.core.results.ResultKind`."""
 
 
 cdef class Params:
     """A ruleset as the C struct the generator reads (RULES.md section 7, the flag table).
 
-    Build it with ``tawla.native.params(ruleset)``; every field is an int.
+    Build it with ``tawla.native.params(ruleset)``, which passes the dict of
+    :func:`tawla.rules.params.native_params`: its keys are the fields of ``tw_params``
+    (``csrc/tw_params.h``), converted by Cython's struct coercion.
 
     Parameters
     ----------
-    contact : int
-        0 hit (2.1), 1 pin (4.2), 2 block (5.2 / 6.2).
-    has_bar : int
-        1 for the hitting games.
-    same : int
-        Geometry: 1 same direction (T31S, 1.1), 0 opposite.
-    start_lock : int
-        0, or the release zone ``1..start_lock`` of the runner lock (5.3 / 6.3).
-    bearoff_no_pinned, bearoff_no_opponent_in_home : int
-        Extra bear-off conditions (4.3, 5.5).
-    quadrant_lock_win, wall_rule, mother_plakoto : int
-        5.6, 6.5, 4.4 (option).
-    can_freeze : int
-        1 when frozen positions are draws (1.7, the no-hit games).
-    scoring : int
-        0 cube (1/2/3), 1 mars (1/2), 2 checkers left (15 - loser's off) (1.8).
-    bar_backgammon_counts_double, opening_reroll : int
-        2.2 option D14, 1.6.
-    start : sequence of (point, count)
-        The starting checkers of each side in its own numbering (1.2).
+    fields : dict
+        Every field of ``tw_params`` by name: int flags and ``start`` (26 checker counts per
+        own point, index 0 unused).
+
+    Raises
+    ------
+    UnsupportedRuleset
+        A field is missing or unknown, or a value is out of its range.
     """
 
     cdef tw_params p
-    cdef readonly dict fields
 
-    def __init__(self, *, int contact, int has_bar, int same, int start_lock, int bearoff_no_pinned,
-                 int bearoff_no_opponent_in_home, int quadrant_lock_win, int wall_rule,
-                 int mother_plakoto, int can_freeze, int scoring, int bar_backgammon_counts_double=0,
-                 int opening_reroll=0, start=()):
-        cdef int i
-        if contact not in (0, 1, 2) or scoring not in (0, 1, 2) or not 0 <= start_lock <= 24:
+    def __init__(self, dict fields):
+        try:
+            self.p = fields
+        except (ValueError, TypeError, OverflowError, IndexError) as e:
+            raise UnsupportedRuleset(f"bad fast-engine parameters: {e}") from None
+        unknown = set(fields) - set(self.fields)
+        if unknown:
+            raise UnsupportedRuleset(f"unknown fast-engine parameters: {sorted(unknown)}")
+        if self.p.contact not in (TW_HIT, TW_PIN, TW_BLOCK) or self.p.scoring not in (
+                TW_SCORE_CUBE, TW_SCORE_MARS, TW_SCORE_CHECKERS_LEFT) or not 0 <= self.p.start_lock <= 24:
             raise UnsupportedRuleset("bad fast-engine parameters")
-        self.p.contact = contact
-        self.p.has_bar = has_bar
-        self.p.same = same
-        self.p.start_lock = start_lock
-        self.p.bearoff_no_pinned = bearoff_no_pinned
-        self.p.bearoff_no_opp_home = bearoff_no_opponent_in_home
-        self.p.quadrant_lock_win = quadrant_lock_win
-        self.p.wall_rule = wall_rule
-        self.p.mother_plakoto = mother_plakoto
-        self.p.can_freeze = can_freeze
-        self.p.scoring = scoring
-        self.p.bar_bg_double = bar_backgammon_counts_double
-        self.p.opening_reroll = opening_reroll
-        for i in range(26):
-            self.p.start[i] = 0
-        for pt, n in start:
-            if not 1 <= pt <= 24 or not 0 <= n <= 15:
-                raise UnsupportedRuleset(f"bad start point {pt}: {n}")
-            self.p.start[pt] += n
-        self.fields = dict(contact=contact, has_bar=has_bar, same=same, start_lock=start_lock,
-                           bearoff_no_pinned=bearoff_no_pinned,
-                           bearoff_no_opponent_in_home=bearoff_no_opponent_in_home,
-                           quadrant_lock_win=quadrant_lock_win, wall_rule=wall_rule,
-                           mother_plakoto=mother_plakoto, can_freeze=can_freeze, scoring=scoring,
-                           bar_backgammon_counts_double=bar_backgammon_counts_double,
-                           opening_reroll=opening_reroll, start=tuple(start))
+        start = (<uint8_t *> self.p.start)[:26]
+        if start[0] or start[25] or sum(start) > 15:
+            raise UnsupportedRuleset("bad start: checkers on 1..24 only, 15 at most")
+
+    @property
+    def fields(self):
+        """The struct's fields as a dict (``start`` as a list of 26 counts)."""
+        cdef dict d = self.p
+        d["start"] = list((<uint8_t *> self.p.start)[:26])
+        return d
 
     def __repr__(self):
-        return "Params(" + ", ".join(f"{k}={v!r}" for k, v in self.fields.items()) + ")"
+        return "Params(" + repr(self.fields) + ")"
 
     def __reduce__(self):
-        return (_make_params, (self.fields,))
-
-
-def _make_params(fields):
-    return Params(**fields)
+        return (Params, (self.fields,))
 
 
 # --- numpy arrays that own a big buffer (tw_big_resize) -----------------------------------------

@@ -6,7 +6,19 @@ from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, int64_t, uint64_t
 cdef extern from "tawla_engine.h" nogil:
     enum:
         TW_W
+        TW_HIT
         TW_PIN
+        TW_BLOCK
+        TW_SCORE_CUBE
+        TW_SCORE_MARS
+        TW_SCORE_CHECKERS_LEFT
+        TW_K_SINGLE
+        TW_K_GAMMON
+        TW_K_BACKGAMMON
+        TW_K_QUADRANT
+        TW_K_MOTHER
+        TW_K_DRAW
+        TW_K_UNFINISHED
         TW_MAX_STEPS
         TW_MAX_PATHS
         TW_NF
@@ -18,13 +30,13 @@ cdef extern from "tawla_engine.h" nogil:
         int same
         int start_lock
         int bearoff_no_pinned
-        int bearoff_no_opp_home
+        int bearoff_no_opponent_in_home
         int quadrant_lock_win
         int wall_rule
         int mother_plakoto
         int can_freeze
         int scoring
-        int bar_bg_double
+        int bar_backgammon_counts_double
         int opening_reroll
         uint8_t start[26]
 

@@ -1,9 +1,11 @@
 /*
  * The ruleset as data, and the codes the C engine shares with Python.
  *
- * tw_params is built from a tawla.rules.Ruleset by tawla.engine._params (through
- * tawla._fast.Params): one move generator serves every ruleset, switched by these fields
- * (RULES.md section 7, the flag table). The result kinds index tawla.playout.KINDS.
+ * tw_params is filled from the dict tawla.rules.params.native_params gives for a Ruleset
+ * (through tawla.native._fast.Params, which takes exactly these field names): one move
+ * generator serves every ruleset, switched by these fields (RULES.md section 7, the flag
+ * table). The codes below are tawla.rules.params.CONTACT_CODES / SCORING_CODES and
+ * tawla.core.results.ResultKind; tests/test_native_params.py checks that they agree.
  * Compiler helpers (inlining, branch hints, bit scans) used by every unit are here too.
  */
 #ifndef TW_PARAMS_H
@@ -39,13 +41,13 @@ typedef struct {
     int same;                 /* geometry: 1 = same direction (T31S), 0 = opposite */
     int start_lock;           /* 0, or the runner lock's release zone 1..start_lock (5.3, 6.3) */
     int bearoff_no_pinned;    /* 4.3 */
-    int bearoff_no_opp_home;  /* 5.5 */
+    int bearoff_no_opponent_in_home; /* 5.5 */
     int quadrant_lock_win;    /* 5.6 */
     int wall_rule;            /* 6.5 */
     int mother_plakoto;       /* 4.4 option */
     int can_freeze;           /* 1.7: frozen positions are draws (no-hit games) */
     int scoring;              /* TW_SCORE_* (1.8) */
-    int bar_bg_double;        /* 2.2 option D14 */
+    int bar_backgammon_counts_double; /* 2.2 option D14 */
     int opening_reroll;       /* 1.6 */
     uint8_t start[26];        /* starting checkers per own point (1.2) */
 } tw_params;

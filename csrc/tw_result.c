@@ -53,7 +53,7 @@ tw_result tw_game_result(const tw_params *P, const tw_geo *g, const uint8_t *b, 
         if (win[0] == 15) {
             int q, in_home = 0, kind, base;
             for (q = 19; q <= 24; q++) if (lose[q]) in_home = 1;
-            if (lose[25] > 0 && !P->bar_bg_double) in_home = 1;
+            if (lose[25] > 0 && !P->bar_backgammon_counts_double) in_home = 1;
             r.over = 1; r.winner = who;
             if (P->scoring == TW_SCORE_CHECKERS_LEFT) {
                 r.kind = lose[0] == 0 ? TW_K_GAMMON : TW_K_SINGLE;

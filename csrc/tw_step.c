@@ -27,7 +27,7 @@ int tw_canon_ok(const tw_params *P) {
 #ifdef TW_NO_CANON
     if (P) return 0;
 #endif
-    return !(P->bearoff_no_opp_home && P->contact == TW_HIT);
+    return !(P->bearoff_no_opponent_in_home && P->contact == TW_HIT);
 }
 
 /* the state of a row (the key is computed by tw_state_key when a hashed search needs it) */

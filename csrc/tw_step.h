@@ -131,7 +131,7 @@ TW_INLINE uint32_t tw_candidates(const tw_ctx *c, const tw_state *s, int d) {
     res = src & (land << d);
     /* 1.5 bearing off */
     if (!(s->mm & TW_BITS_7_25) && c->ri.bear_extra && s->mm
-        && !(P->bearoff_no_opp_home && (tw_load64(s->b + 26) & 0x00FFFFFFFFFFFF00ULL))) {
+        && !(P->bearoff_no_opponent_in_home && (tw_load64(s->b + 26) & 0x00FFFFFFFFFFFF00ULL))) {
         int h = tw_hibit(s->mm);
         if (h >= d) res |= src & (1u << d);  /* exact */
         else res |= src & (1u << h);         /* the highest checker, die larger */

@@ -84,7 +84,7 @@ def resolve_engine(engine) -> str:
 @functools.lru_cache(maxsize=None)
 def params(r: Ruleset):
     """The fast engine's ``Params`` of a ruleset (cached), from :func:`native_params`."""
-    return _fast.Params(**native_params(r))
+    return _fast.Params(native_params(r))
 
 
 def flip_row(row: bytes, r: Ruleset) -> bytes:

@@ -19,14 +19,22 @@ SCORING_CODES = {"cube": 0, "mars": 1, "checkers_left": 2}
 """``Ruleset.scoring`` -> the C engine's scoring code."""
 
 
+def _start_counts(start) -> list:
+    counts = [0] * 26
+    for point, n in start:
+        counts[point] += n
+    return counts
+
+
 def native_params(r: Ruleset) -> dict:
     """The keyword arguments of the fast engine's ``Params`` for ruleset ``r``.
 
     Returns
     -------
     dict
-        Integer flags named as the ``tw_params`` struct's fields, and ``start`` (the
-        starting checkers as (point, count) pairs).
+        Exactly the fields of the C struct ``tw_params`` (``csrc/tw_params.h``), by name:
+        integer flags, and ``start``, the starting checkers of each side as 26 counts per
+        own point (index 0 and 25 are 0).
     """
     return dict(
         contact=CONTACT_CODES[r.contact],
@@ -42,5 +50,5 @@ def native_params(r: Ruleset) -> dict:
         scoring=SCORING_CODES[r.scoring],
         bar_backgammon_counts_double=int(r.bar_backgammon_counts_double),
         opening_reroll=int(r.opening_reroll),
-        start=tuple(r.start),
+        start=_start_counts(r.start),
     )
