@@ -11,6 +11,8 @@ from libc.stdint cimport uint8_t
 
 from tawla_engine cimport tw_geo, tw_geo_init, tw_flip
 
+from tawla.errors import InvalidPosition
+
 cnp.import_array()
 
 DEF W = 56
@@ -21,7 +23,7 @@ def flip_row(bytes row, bint same):
     cdef unsigned char out[W]
     cdef tw_geo g
     if len(row) != W:
-        raise ValueError("row must have 56 bytes")
+        raise InvalidPosition(f"a row has {W} bytes, not {len(row)}")
     tw_geo_init(&g, same, 1)  # pin bits are carried over whatever the ruleset
     tw_flip(&g, <const uint8_t *> row, out)
     return bytes(out[:W])
@@ -31,6 +33,8 @@ def flip_rows(cnp.uint8_t[:, ::1] rows, bint same):
     """Flip every row of a uint8[N, 56] array; returns a new array."""
     cdef Py_ssize_t i, n = rows.shape[0]
     cdef tw_geo g
+    if rows.shape[1] != W:
+        raise InvalidPosition(f"rows must be uint8[N, {W}], not [N, {rows.shape[1]}]")
     out = np.empty((n, W), dtype=np.uint8)
     cdef cnp.uint8_t[:, ::1] o = out
     tw_geo_init(&g, same, 1)

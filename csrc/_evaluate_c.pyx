@@ -13,6 +13,8 @@ cimport numpy as cnp
 
 from tawla_engine cimport *
 
+from tawla.errors import InvalidArgument, InvalidPosition
+
 cnp.import_array()
 tw_eval_init()
 
@@ -25,6 +27,7 @@ def n_features():
 def features_bg(cnp.uint8_t[:, ::1] rows):
     """The feature matrix (float64[N, NF]) of backgammon-geometry rows."""
     cdef Py_ssize_t i, n = rows.shape[0]
+    _check_rows(rows)
     out = np.zeros((n, TW_NF), dtype=np.float64)
     cdef double[:, ::1] o = out
     with nogil:
@@ -33,14 +36,20 @@ def features_bg(cnp.uint8_t[:, ::1] rows):
     return out
 
 
+cdef _check_rows(const cnp.uint8_t[:, ::1] rows):
+    if rows.shape[1] != TW_W:
+        raise InvalidPosition(f"rows must be uint8[N, {TW_W}], not [N, {rows.shape[1]}]")
+
+
 cdef _check_weights(const double[:, ::1] W):
     if W.shape[0] != 5 or W.shape[1] != TW_NF:
-        raise ValueError(f"weights must be [5, {TW_NF}]")
+        raise InvalidArgument(f"weights must be float64[5, {TW_NF}], not [{W.shape[0]}, {W.shape[1]}]")
 
 
 def linear_bg(cnp.uint8_t[:, ::1] rows, double[:, ::1] W, bint cube):
     """float64[N, 6]: equity, win, wg, wbg, lg, lbg of the linear model (conditional outputs)."""
     cdef Py_ssize_t i, n = rows.shape[0]
+    _check_rows(rows)
     cdef long ldw = W.strides[0] // sizeof(double)
     _check_weights(W)
     out = np.zeros((n, 6), dtype=np.float64)
@@ -64,6 +73,7 @@ cdef tw_race_tables _race_tables(const double[:, :, ::1] one, const double[::1] 
 def race_bg(cnp.uint8_t[:, ::1] rows, const double[:, :, ::1] one, const double[::1] two):
     """float64[N, 6]: the race model for opposite-geometry rows with no contact."""
     cdef Py_ssize_t i, n = rows.shape[0]
+    _check_rows(rows)
     cdef tw_race_tables t = _race_tables(one, two)
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] o = out
@@ -81,6 +91,7 @@ def eval_bg(cnp.uint8_t[:, ::1] rows, double[:, ::1] W, bint cube, bint bar_bg_d
     evaluated).
     """
     cdef Py_ssize_t i, n = rows.shape[0]
+    _check_rows(rows)
     cdef long ldw = W.strides[0] // sizeof(double)
     _check_weights(W)
     cdef tw_race_tables t = _race_tables(one, two)
@@ -98,6 +109,7 @@ def nohit_contact(cnp.uint8_t[:, ::1] rows, bint same, bint pin, int start_lock,
                   bint t31, bint checkers_left):
     """float64[N, 6]: the effective-pip contact model of the no-hit games."""
     cdef Py_ssize_t i, n = rows.shape[0]
+    _check_rows(rows)
     cdef tw_nohit_rules r
     r.same, r.pin, r.start_lock, r.mahbusa, r.t31, r.checkers_left = same, pin, start_lock, mahbusa, t31, checkers_left
     out = np.zeros((n, 6), dtype=np.float64)

@@ -20,7 +20,8 @@ from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_De
 
 from tawla_engine cimport *
 
-from tawla.errors import IllegalMove, InvalidDice, InvalidId, InvalidPosition, UnsupportedRuleset
+from tawla.errors import (IllegalMove, InvalidArgument, InvalidDice, InvalidId, InvalidPosition,
+                          UnsupportedRuleset)
 from tawla.core.results import KINDS
 from tawla.core.steps import Step
 
@@ -538,7 +539,7 @@ def playout(Params params, long n_games, unsigned long long seed, long max_turns
     """
     cdef int ok
     if n_games < 0:
-        raise ValueError("n_games must be >= 0")
+        raise InvalidArgument(f"n_games must be >= 0, not {n_games}")
     length = np.zeros(n_games, dtype=np.int32)
     winner = np.zeros(n_games, dtype=np.int8)
     kind = np.zeros(n_games, dtype=np.int8)

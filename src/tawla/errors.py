@@ -13,7 +13,9 @@ and the operation that raised it has changed nothing (no state is half-applied).
     │   └── UnsupportedRuleset   an unknown ruleset name or option, or a feature not implemented for it
     ├── FormatError          a corrupt or unreadable match record
     ├── NotYourTurn          an action by a player who may not act now
-    └── InvalidAction        an action the state of a game or match does not allow
+    ├── InvalidAction        an action the state of a game or match does not allow
+    └── InvalidArgument      a number or array out of range or of the wrong shape
+                             (probabilities, weights, sizes) that is none of the above
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ __all__ = [
     "FormatError",
     "NotYourTurn",
     "InvalidAction",
+    "InvalidArgument",
 ]
 
 
@@ -103,3 +106,8 @@ class NotYourTurn(TawlaError):
 
 class InvalidAction(TawlaError):
     """An action that the current phase of a game or match does not allow."""
+
+
+class InvalidArgument(TawlaError):
+    """A value out of range or of the wrong type or shape for a parameter that is not a
+    position, dice, move, record or configuration: probabilities, weights, sizes."""

@@ -35,7 +35,7 @@ def _point(text: str) -> int:
         return 0
     n = int(t)
     if not 0 <= n <= 25:
-        raise ValueError(n)
+        raise IllegalMove(f"no point {n}", text=text)
     return n
 
 
@@ -50,8 +50,8 @@ def _read(text: str) -> tuple:
 
     Raises
     ------
-    ValueError
-        The text is not move notation.
+    tawla.errors.IllegalMove
+        The text is not move notation (the caller words the message).
     """
     segs, hits = [], set()
     t = text.strip()
@@ -60,21 +60,21 @@ def _read(text: str) -> tuple:
     for tok in t.replace(",", " ").split():
         m = _TOKEN.match(tok)
         if not m:
-            raise ValueError(tok)
+            raise IllegalMove(f"not move notation: {tok!r}", text=tok)
         parts = m.group(1).split("/")
         pts = [_point(x.rstrip("*")) for x in parts]
         hits.update(p for p, x in zip(pts[1:], parts[1:]) if x.endswith("*"))
         if m.group(2) or m.group(4):
             hits.add(pts[-1])
         if parts[0].endswith("*"):
-            raise ValueError(tok)  # a checker cannot hit where it starts
+            raise IllegalMove(f"a checker cannot hit where it starts: {tok!r}", text=tok)
         n = int(m.group(3) or 1)
         if n < 1 or n > 4:
-            raise ValueError(tok)
+            raise IllegalMove(f"not move notation: {tok!r}", text=tok)
         for _ in range(n):
             for a, b in zip(pts, pts[1:]):
                 if b >= a or a == 0 or b == 25:
-                    raise ValueError(tok)
+                    raise IllegalMove(f"not move notation: {tok!r}", text=tok)
                 segs.append((a, b))
     return segs, frozenset(hits)
 

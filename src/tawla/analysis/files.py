@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..errors import FormatError
+from ..errors import ConfigError, FormatError
 from ..formats import matfile
 from ..formats.sgf import read_sgf
 from .evaluators import Evaluator
@@ -95,7 +95,7 @@ def collect_files(specs: Iterable[str]) -> list:
 
     Raises
     ------
-    FileNotFoundError
+    tawla.errors.ConfigError
         A spec that matches nothing.
     """
     if isinstance(specs, (str, os.PathLike)):
@@ -103,7 +103,7 @@ def collect_files(specs: Iterable[str]) -> list:
     out = []
     for spec in specs:
         if not isinstance(spec, (str, os.PathLike)) or str(spec) == "":
-            raise FileNotFoundError(repr(spec))
+            raise ConfigError(f"no file, directory or glob match for {spec!r}")
         p = Path(spec)
         if p.is_dir():
             out += sorted(q for q in p.rglob("*") if q.suffix.lower() in (".mat", ".txt", ".sgf") and q.is_file()
@@ -113,7 +113,7 @@ def collect_files(specs: Iterable[str]) -> list:
         else:
             hits = sorted(Path(h) for h in glob.glob(spec, recursive=True))
             if not hits:
-                raise FileNotFoundError(spec)
+                raise ConfigError(f"no file, directory or glob match for {spec!r}")
             out += hits
     seen, uniq = set(), []
     for p in out:

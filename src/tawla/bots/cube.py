@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import TawlaError
+from ..errors import InvalidArgument
 
 __all__ = ["CubeAction"]
 
@@ -57,23 +57,23 @@ class CubeAction:
 
         Raises
         ------
-        tawla.errors.TawlaError
+        tawla.errors.InvalidArgument
             Not 5 or 6 numbers, probabilities that are not finite or not within [0, 1], or
             an efficiency outside [0, 1].
         """
         try:
             p = np.asarray(probs, dtype=np.float64)
         except (TypeError, ValueError) as e:
-            raise TawlaError(f"probs must be 5 or 6 numbers: {e}") from None
+            raise InvalidArgument(f"probs must be 5 or 6 numbers: {e}") from None
         if not isinstance(efficiency, (int, float, np.integer, np.floating)) or not 0.0 <= efficiency <= 1.0:
-            raise TawlaError(f"efficiency must be within [0, 1], not {efficiency!r}")
+            raise InvalidArgument(f"efficiency must be within [0, 1], not {efficiency!r}")
         if p.shape == (5,):
             w, wg, wbg, lg, lbg = p
             p = np.array([2 * w - 1 + wg + wbg - lg - lbg, w, wg, wbg, lg, lbg])
         if p.shape != (6,):
-            raise TawlaError(f"probs must have 5 or 6 values, not shape {p.shape}")
+            raise InvalidArgument(f"probs must have 5 or 6 values, not shape {p.shape}")
         if not np.isfinite(p).all() or (p[1:] < -1e-6).any() or (p[1:] > 1 + 1e-6).any():
-            raise TawlaError(f"probabilities must be finite and within [0, 1], not {p[1:].tolist()}")
+            raise InvalidArgument(f"probabilities must be finite and within [0, 1], not {p[1:].tolist()}")
         win = float(np.clip(p[1], 1e-6, 1 - 1e-6))
         W = (p[1] + p[2] + p[3]) / win
         Lv = ((1 - win) + p[4] + p[5]) / (1 - win)

@@ -40,7 +40,7 @@ from ..batch import expand, expand_all_rolls
 from ..core.dice import ROLL_WEIGHTS, check_dice
 from ..core.layout import PACKED_WIDTH
 from ..core.moves import Move
-from ..errors import InvalidPosition, TawlaError, UnsupportedRuleset
+from ..errors import ConfigError, InvalidPosition, UnsupportedRuleset
 from ..evaluation import evaluate, evaluate_rows
 from ..rules import get_ruleset
 from .cube import CubeAction
@@ -124,7 +124,7 @@ class Bot:
     ------
     tawla.errors.UnsupportedRuleset
         Unknown ruleset.
-    tawla.errors.TawlaError
+    tawla.errors.ConfigError
         Unknown level.
     seed : int, optional
         Seeds the ``random`` level (and nothing else: search levels are deterministic).
@@ -139,10 +139,10 @@ class Bot:
         self.ruleset = get_ruleset(ruleset)
         if isinstance(level, (int, np.integer)) and not isinstance(level, bool):
             if not 0 <= int(level) < len(self.LEVELS):
-                raise TawlaError(f"level must be 0..{len(self.LEVELS) - 1} or one of {self.LEVELS}, not {level!r}")
+                raise ConfigError(f"level must be 0..{len(self.LEVELS) - 1} or one of {self.LEVELS}, not {level!r}")
             level = self.LEVELS[int(level)]
         if level not in self.LEVELS:
-            raise TawlaError(f"level must be one of {self.LEVELS}, not {level!r}")
+            raise ConfigError(f"level must be one of {self.LEVELS}, not {level!r}")
         self.level = level
         self.depth = self.LEVELS.index(level) - 1  # -1 for random
         self.rng = np.random.default_rng(seed)
@@ -389,7 +389,7 @@ class Bot:
         ------
         tawla.errors.UnsupportedRuleset
             The ruleset has no doubling cube.
-        tawla.errors.TawlaError
+        tawla.errors.InvalidArgument
             An efficiency outside [0, 1].
         """
         r = self.ruleset

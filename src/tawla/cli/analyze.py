@@ -58,8 +58,6 @@ def _paths(specs) -> list:
     """The record files named by the command line (the bundled samples for none)."""
     try:
         paths = collect_files(specs) if specs else sample_files()
-    except FileNotFoundError as e:
-        raise ConfigError(f"no file, directory or glob match for {e}") from None
     except OSError as e:
         raise FormatError(f"cannot list the records: {e}") from None
     if not paths:

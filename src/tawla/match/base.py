@@ -13,7 +13,7 @@ import functools
 
 import numpy as np
 
-from ..errors import InvalidAction, NotYourTurn, TawlaError
+from ..errors import ConfigError, InvalidAction, NotYourTurn
 from ..native import resolve_engine
 
 __all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "MatchBase"]
@@ -147,7 +147,7 @@ class MatchBase:
         if isinstance(t, np.generic):
             t = t.item()
         if isinstance(t, bool) or not isinstance(t, (int, float)):
-            raise TawlaError(f"clock() must return a number of seconds, not {t!r}")
+            raise ConfigError(f"clock() must return a number of seconds, not {t!r}")
         return t
 
     def _throw(self) -> int:

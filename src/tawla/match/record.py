@@ -29,7 +29,7 @@ import numpy as np
 
 from ..core.dice import check_dice
 from ..core.steps import Step
-from ..errors import FormatError, TawlaError
+from ..errors import ConfigError, FormatError, TawlaError
 from ..position import Position
 from ..rules import get_ruleset
 from ..turn import played_hops
@@ -71,14 +71,14 @@ def make_rng(rng) -> np.random.Generator:
 
     Raises
     ------
-    tawla.errors.TawlaError
+    tawla.errors.ConfigError
         Anything else (the engine never reads global randomness).
     """
     if isinstance(rng, np.random.Generator):
         return rng
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
         return np.random.default_rng(int(rng))
-    raise TawlaError("rng must be an int seed or a numpy.random.Generator (the engine never "
+    raise ConfigError("rng must be an int seed or a numpy.random.Generator (the engine never "
                      f"reads global randomness), not {rng!r}")
 
 
