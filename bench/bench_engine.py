@@ -23,13 +23,14 @@ import pytest
 
 import tawla
 from tawla import bench as tb
+from tawla import oracles, workloads
 
 RESULTS: dict = {}
 
 
 @pytest.fixture(scope="module")
 def w1():
-    arr = tb.load_w1("backgammon")
+    arr = workloads.load_w1("backgammon")
     rep = np.repeat(arr, 21, axis=0)
     dice = np.tile(tawla.ROLLS, (len(arr), 1))
     children, _ = tawla.expand(rep, dice, ruleset="backgammon")
@@ -86,12 +87,8 @@ def test_w1_expand_reference_sample(benchmark, w1):
 def test_w1_gnubg_moves(benchmark, w1):
     g = pytest.importorskip("gnubg_nn")
     arr = w1[0]
-    from tawla.position import Position
-
-    boards = []
-    for row in arr:
-        me, opp = Position(row.tobytes(), tawla.get_ruleset("backgammon"))._own_coords()
-        boards.append([list(opp[1:25]) + [opp[25]], list(me[1:25]) + [me[25]]])
+    geometry = tawla.get_ruleset("backgammon").geometry
+    boards = [oracles.gnubg_board(row.tobytes(), geometry) for row in arr]
     rolls = [(int(a), int(b)) for a, b in tawla.ROLLS]
 
     def run():
@@ -105,7 +102,7 @@ def test_w1_gnubg_moves(benchmark, w1):
 
 @pytest.mark.parametrize("name", tawla.RULESET_IDS)
 def test_w2_expand_fast(benchmark, name):
-    arr = tb.workload("W2", tawla.get_ruleset(name))
+    arr = workloads.workload("W2", tawla.get_ruleset(name))
     rep = np.repeat(arr, 21, axis=0)
     dice = np.tile(tawla.ROLLS, (len(arr), 1))
     n = len(tawla.expand(rep, dice, ruleset=name)[0])

@@ -45,9 +45,10 @@ from pathlib import Path
 import numpy as np
 
 import tawla
-from tawla import native
+from tawla import native, oracles
 from tawla.batch import fast_available, pass_move
-from tawla.bench import w1_ids
+from tawla.rules import OPPOSITE
+from tawla.workloads import w1_ids
 from tawla.bots import CubeAction
 from tawla.evaluation import bg_features, evaluate_rows, is_race
 from tawla.evaluation.board import sides
@@ -67,9 +68,7 @@ def ci(x):
 # --- gnubg helpers ----------------------------------------------------------------------------
 def to_gnubg(row: bytes):
     """gnubg board [opponent, on roll] (own coordinates, index 24 = bar) of a backgammon row."""
-    me = [row[p] for p in range(1, 25)] + [row[25]]
-    opp = [row[26 + 25 - q] for q in range(1, 25)] + [row[51]]
-    return [opp, me]
+    return oracles.gnubg_board(bytes(row), OPPOSITE)
 
 
 def apply_gnubg(board, mv):

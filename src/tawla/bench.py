@@ -37,19 +37,18 @@ import threading
 import time
 from pathlib import Path
 
-from importlib import resources
-
 import numpy as np
 
-from .batch import expand, expand_all_rolls, fast_available, playout, random_positions
+from .batch import expand, expand_all_rolls, fast_available, playout
 from .core.dice import ROLLS
 from .errors import ConfigError
 from .match import Match
 from .native import turn_engine
-from .position import Position, positions_to_array
+from .oracles import gnubg_board, spiel_whole_turns
 from .rules import RULESET_IDS, get_ruleset
+from .workloads import workload
 
-__all__ = ["main", "run", "load_w1", "workload", "MATCH_TABLES", "match_step_actions",
+__all__ = ["main", "run", "MATCH_TABLES", "match_step_actions",
            "match_move_actions", "measure_match"]
 
 TARGET_NS_W1 = 15.0
@@ -61,35 +60,6 @@ TARGET_MATCH_ACTIONS = 50_000
 MATCH_TABLES = {"tawla31": ("federation", 31), "backgammon": ("international", 0)}
 """The tables of the match-action workloads: ruleset -> (house, length); no clock, so no
 timers; the backgammon table is a money session that nobody leaves."""
-
-
-def w1_ids(kind: str | None = None) -> list:
-    """The GNU Backgammon Position IDs of workload W1, installed with the package
-    (``tawla/data/w1``): 1000 ``"contact"`` then 1000 ``"race"`` positions (or one kind)."""
-
-    folder = resources.files("tawla") / "data" / "w1"
-    ids = []
-    for k in ("contact", "race"):
-        if kind in (None, k):
-            text = (folder / f"bg_{k}_1000.pid").read_text(encoding="ascii")
-            ids += [ln.strip() for ln in text.splitlines() if ln.strip()]
-    if not ids:
-        raise ValueError(f"kind must be 'contact', 'race' or None, not {kind!r}")
-    return ids
-
-
-def load_w1(ruleset="backgammon") -> np.ndarray:
-    """W1 positions: ``uint8[2000, 56]`` (contact then race) for a hitting ruleset."""
-
-    return positions_to_array(Position.from_gnubg_id(pid, ruleset) for pid in w1_ids())
-
-
-def workload(name: str, ruleset, n_positions: int = 2000, seed: int = 2024) -> np.ndarray:
-    """The positions of a workload (``W1`` or ``W2``) for a ruleset: ``uint8[N, 56]``."""
-
-    if name.upper() == "W1":
-        return load_w1(ruleset)
-    return random_positions(ruleset, n_positions, seed=seed, parallel_games=16)
 
 
 def _best(fn, repeat: int) -> float:
@@ -165,10 +135,7 @@ def measure_gnubg(arr, r, sample: int):
         return None
 
     sub = arr[:: max(1, len(arr) // sample)][:sample]
-    boards = []
-    for row in sub:
-        me, opp = Position(row.tobytes(), r)._own_coords()
-        boards.append([list(opp[1:25]) + [opp[25]], list(me[1:25]) + [me[25]]])
+    boards = [gnubg_board(row.tobytes(), r.geometry) for row in sub]
     rolls = [(int(a), int(b)) for a, b in ROLLS]
     moves = g.moves
     t = time.perf_counter()
@@ -178,37 +145,6 @@ def measure_gnubg(arr, r, sample: int):
     dt = time.perf_counter() - t
     children, _, _ = expand_all_rolls(sub, ruleset=r)
     return {"children": len(children), "pairs": len(sub) * 21, "time": dt}
-
-
-def spiel_whole_turns(state) -> dict:
-    """The whole-turn children of an OpenSpiel backgammon decision state.
-
-    OpenSpiel plays a double as two half-turns (an "extra turn" of the same player); both
-    halves are followed, so each entry is a state after the mover's whole turn.
-
-    Returns
-    -------
-    dict
-        ``{str(state after the turn): (action list that plays it, that state)}``, the first
-        action list found for each distinct result.
-    """
-    mover = state.current_player()
-    seen, finals = set(), {}
-
-    def walk(st, path):
-        for a in st.legal_actions():
-            child = st.child(a)
-            key = str(child)
-            if key in seen:
-                continue
-            seen.add(key)
-            if not child.is_terminal() and not child.is_chance_node() and child.current_player() == mover:
-                walk(child, path + [a])
-            else:
-                finals[key] = (path + [a], child)
-
-    walk(state, [])
-    return finals
 
 
 def measure_openspiel(n_states: int, n_games: int, seed: int = 7):
