@@ -23,6 +23,7 @@ import pytest
 
 import tawla
 from tawla import batch as eng
+from tawla import workloads
 from tawla import native
 from tawla.reference import batch as ref_batch
 from tawla.reference.scoring import game_result as ref_game_result
@@ -129,21 +130,33 @@ def test_fast_matches_reference_on_playouts_slow(name, opts):
 
 
 def w1_ids(kind: str) -> list:
-    from tawla.bench import w1_ids as _ids
-
-    ids = _ids(kind)
+    ids = workloads.w1_ids(kind)
     assert len(ids) == 1000
     return ids
 
 
-@pytest.mark.parametrize("name", ["backgammon", "adi"])
 @pytest.mark.parametrize("kind", ["contact", "race"])
-def test_fast_matches_reference_on_w1(name, kind):
-    """The 2000 W1 positions (1000 contact + 1000 race) x 21 rolls."""
-    r = tawla.get_ruleset(name)
-    arr = tawla.positions_to_array(Position.from_gnubg_id(pid, r) for pid in w1_ids(kind))
-    # the children sets on all of them, the canonical steps on every 4th position
-    assert compare(r, arr, f"W1 {kind}", steps_every=4) == 1000 * 21
+def test_fast_engine_on_w1(kind):
+    """The 2000 W1 positions (1000 contact + 1000 race) x 21 rolls.
+
+    Backgammon: fast, reference and GNU Backgammon are compared on every pair in
+    test_oracles.py (one pass of the reference engine for both). Adi moves as backgammon
+    does (RULES.md §3): its fast children and legal moves equal backgammon's on every pair,
+    and the reference engine's on every 8th position.
+    """
+    bg, adi = tawla.get_ruleset("backgammon"), tawla.get_ruleset("adi")
+    ids = w1_ids(kind)
+    arr = tawla.positions_to_array(Position.from_gnubg_id(pid, adi) for pid in ids)
+    got = tawla.expand_all_rolls(arr, ruleset=adi)
+    want = tawla.expand_all_rolls(arr, ruleset=bg)
+    for a, b in zip(got, want):
+        assert np.array_equal(a, b)
+    for pid in ids[::50]:
+        p_adi, p_bg = Position.from_gnubg_id(pid, adi), Position.from_gnubg_id(pid, bg)
+        for dice in ROLLS:
+            assert ([(m.steps, m.after, m.ended) for m in p_adi.legal_moves(dice)]
+                    == [(m.steps, m.after, m.ended) for m in p_bg.legal_moves(dice)])
+    assert compare(adi, arr[::8], f"W1 {kind}, adi", steps_every=1) == 125 * 21
 
 
 # --- results, game over, frozen positions -------------------------------------------------------

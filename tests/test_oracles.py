@@ -1,4 +1,5 @@
-"""The reference engine against GNU Backgammon (the authority) and OpenSpiel 2.0.2.
+"""The reference engine against GNU Backgammon (the authority) and OpenSpiel 2.0.2, and the
+fast engine beside them on the 2000 W1 positions.
 
 RULES.md §2.1, §1.4, §1.5 for backgammon. The reference engine is selected explicitly.
 """
@@ -10,6 +11,8 @@ import pytest
 
 import tawla
 from tawla.batch import legal_moves
+from tawla import oracles
+from tawla.oracles import spiel_whole_turns
 from tawla.position import Position
 
 from conftest import position_ids, require_module
@@ -20,18 +23,11 @@ ROLLS = [(int(a), int(b)) for a, b in tawla.ROLLS]
 
 def from_gnubg_board(board) -> Position:
     """gnubg_nn board ([opponent, on roll], 25 entries: points 1..24, bar) -> Position."""
-    me = [0] * 26
-    opp = [0] * 26
-    for i in range(24):
-        me[i + 1], opp[i + 1] = board[1][i], board[0][i]
-    me[25], opp[25] = board[1][24], board[0][24]
-    me[0], opp[0] = 15 - sum(me), 15 - sum(opp)
-    return Position._from_own_coords(BG, me, opp)
+    return Position._from_own_coords(BG, *oracles.from_gnubg_board(board))
 
 
 def to_gnubg_board(pos: Position):
-    me, opp = pos._own_coords()
-    return [list(opp[1:25]) + [opp[25]], list(me[1:25]) + [me[25]]]
+    return oracles.gnubg_board(pos.row, BG.geometry)
 
 
 def gnubg_children(g, pos: Position, dice) -> set:
@@ -63,17 +59,49 @@ def compare_with_gnubg(g, positions, label):
     return pairs
 
 
-def test_reference_matches_gnubg_on_the_2000_positions():
+@pytest.mark.parametrize("half", ["contact", "race"])
+def test_reference_fast_and_gnubg_agree_on_the_2000_positions(half):
+    """Three engines on one set of pairs: for each of the 2000 W1 positions (1000 contact,
+    1000 race) x 21 rolls, the reference engine's children, the fast engine's
+    (``expand_all_rolls``) and GNU Backgammon's are one set; on every 4th position the fast
+    engine's ``legal_moves`` also equals the reference's move for move (order, canonical
+    steps, ``ended``). The reference engine's work is done once for both comparisons."""
     g = require_module("gnubg_nn")
     ids = position_ids()
     assert len(ids) == 2000
-    # The ID decoding is checked against gnubg's own decoder too.
+    ids = ids[:1000] if half == "contact" else ids[1000:]
     positions = []
-    for pid in ids:
+    for pid in ids:  # the ID decoding is checked against gnubg's own decoder too
         pos = Position.from_gnubg_id(pid)
         assert pos == from_gnubg_board(g.board_from_position_id(pid))
         positions.append(pos)
-    assert compare_with_gnubg(g, positions, "2000 positions x 21 rolls") == 42000
+    children, parent, roll = tawla.expand_all_rolls(tawla.positions_to_array(positions), ruleset=BG)
+    bounds = np.searchsorted(parent * 21 + roll, np.arange(len(positions) * 21 + 1))
+    rows = [tawla.native.flip_row(bytes(c), BG) for c in children]  # back to the mover's seat
+    pairs = disagreements = step_mismatches = 0
+    report = []
+    for i, pos in enumerate(positions):
+        for k, dice in enumerate(ROLLS):
+            ref_moves = legal_moves(pos, dice, engine="reference")
+            ref = {m.after for m in ref_moves}
+            gnubg = gnubg_children(g, pos, dice)
+            fast = set(rows[bounds[i * 21 + k]:bounds[i * 21 + k + 1]])
+            pairs += 1
+            if not (ref == gnubg == (fast if ref else set()) and (ref or fast == {pos.row})):
+                disagreements += 1
+                if len(report) < 5:
+                    report.append(f"{pos.gnubg_id()} {dice}: reference {len(ref)}, gnubg {len(gnubg)}, "
+                                  f"fast {len(fast)}; gnubg-only {len(gnubg - ref)}, fast-only {len(fast - ref)}")
+            if i % 4 == 0:
+                a = [(m.steps, m.after, m.ended) for m in legal_moves(pos, dice, engine="fast")]
+                if a != [(m.steps, m.after, m.ended) for m in ref_moves]:
+                    step_mismatches += 1
+                    if len(report) < 5:
+                        report.append(f"legal_moves {pos.gnubg_id()} {dice}: fast and reference differ")
+    print(f"\n[W1 {half}] reference vs fast vs GNU Backgammon: {pairs} (position, roll) pairs, "
+          f"{disagreements} disagreements; canonical steps on {len(positions[::4]) * 21} pairs, "
+          f"{step_mismatches} mismatches")
+    assert pairs == 21_000 and disagreements == 0 and step_mismatches == 0, "\n".join(report)
 
 
 def playout_positions(seed: int, n_pairs: int):
@@ -167,8 +195,6 @@ def lockstep(seed: int, n_games: int, g=None):
 
 def spiel_turn_children(state) -> dict:
     """{row after the whole turn (mover's seat): the action list that plays it}."""
-    from tawla.bench import spiel_whole_turns
-
     mover = state.current_player()
     out = {}
     for path, child in spiel_whole_turns(state).values():

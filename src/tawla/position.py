@@ -22,7 +22,7 @@ from .core.layout import (ME_BAR, ME_OFF, OPP, OPP_BAR, OPP_OFF, PACKED_WIDTH, P
                           pinned_points)
 from .core.moves import Move, register_position_type
 from .core.results import GameResult
-from .errors import IllegalMove, InvalidAction, InvalidId, InvalidPosition, TawlaError, UnsupportedRuleset
+from .errors import IllegalMove, InvalidAction, InvalidDice, InvalidId, InvalidPosition, TawlaError, UnsupportedRuleset
 from .formats.gnubg import MatchState, decode_position_id, decode_xgid, encode_position_id, encode_xgid
 from .notation import parse_move
 from .rules import Ruleset, get_ruleset
@@ -31,6 +31,11 @@ from .rules.validation import validate_row
 
 __all__ = ["Position", "GameResult", "positions_to_array", "array_to_positions",
            "ids_to_array", "array_to_ids"]
+
+
+_last_generated: tuple = (None, None, ())
+"""(row, ruleset, moves) of the latest :meth:`Position.legal_moves` call: :meth:`Position.play`
+accepts a move of that list (the very object) without generating the moves again."""
 
 
 class Position:
@@ -335,7 +340,10 @@ class Position:
         ------
         tawla.errors.InvalidDice
         """
-        return native.legal_moves(self._row, check_dice(dice), self._ruleset)
+        global _last_generated
+        moves = native.legal_moves(self._row, check_dice(dice), self._ruleset)
+        _last_generated = (self._row, self._ruleset, moves)
+        return list(moves)
 
     def play(self, move, dice=None) -> "Position":
         """The position for the next turn: the board after ``move``, seen from the opponent.
@@ -356,12 +364,15 @@ class Position:
             raise InvalidAction("the game is over: no move can be played")
         if isinstance(move, str):
             if dice is None:
-                raise TawlaError("playing move text needs the dice")
+                raise InvalidDice("playing move text needs the dice")
             move = parse_move(move, self, dice)
         if not isinstance(move, Move):
-            raise TawlaError(f"play() takes a Move or move text, not {type(move).__name__}")
+            raise IllegalMove(f"play() takes a Move or move text, not {type(move).__name__}", text=repr(move)[:80])
         if move.source != self._row or move.ruleset != self._ruleset:
             raise IllegalMove(f"move {move} was not generated for this position", text=str(move))
+        row, ruleset, last = _last_generated
+        if ruleset is self._ruleset and row == self._row and any(m is move for m in last):
+            return Position(native.flip_row(move.after, self._ruleset), self._ruleset)
         legal = self.legal_moves(move.dice)
         if move.steps or legal:  # a pass is legal only when no move is
             if not any(m.after == move.after for m in legal):
