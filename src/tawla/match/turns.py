@@ -77,17 +77,11 @@ class TurnsMixin(GamesMixin):
             combined = map(Step._make, combined)
         return (*singles, *combined), bool(ended)
 
-    def _sequences(self) -> list:
-        """The roll's legal moves as ``(steps, after, ended)`` (:func:`tawla.native.legal_sequences`)."""
-        if self._seqs is None:
-            self._seqs = native.legal_sequences(self._start.row, self._dice, self.ruleset, self._engine)
-        return self._seqs
-
     def _legal_moves(self) -> list:
-        """The roll's legal moves as :class:`~tawla.Move` objects (built once per turn)."""
+        """The roll's legal moves as :class:`~tawla.Move` objects (:func:`tawla.native.legal_moves`,
+        searched once per turn)."""
         if self._moves is None:
-            row, dice, r = self._start.row, self._dice, self.ruleset
-            self._moves = [Move(steps, dice, ended, row, after, r) for steps, after, ended in self._sequences()]
+            self._moves = native.legal_moves(self._start.row, self._dice, self.ruleset, self._engine)
         return self._moves
 
     def _move_for(self, move):
@@ -196,9 +190,9 @@ class TurnsMixin(GamesMixin):
         self._do_roll(player, t, "roll")
 
     def _do_roll(self, player, t, via):
-        dice = (self._throw(), self._throw())
+        dice = self._throw_dice()
         if via == "roll":
-            self._emit(t, "roll", player=player, dice=list(dice))
+            self._events.append({"type": "roll", "t": t, "player": player, "dice": list(dice)})
         else:
             via["dice"] = list(dice)
         self._begin_move(dice, t)
@@ -208,12 +202,12 @@ class TurnsMixin(GamesMixin):
         self._dice = tuple(dice)
         self._played = ()
         self._clear_turn()
-        seqs = self._sequences()
-        if not seqs:
+        moves = self._legal_moves()
+        if not moves:
             self._finish_turn(self._start.row, [], "pass", t)
-        elif len(seqs) == 1:
-            steps, after, _ended = seqs[0]
-            self._finish_turn(after, steps, "forced", t)
+        elif len(moves) == 1:
+            m = moves[0]
+            self._finish_turn(m.after, m.steps, "forced", t)
         else:
             self._phase = "move"
             self._set_timers("move", t)
@@ -241,18 +235,23 @@ class TurnsMixin(GamesMixin):
             Several paths with different dice or hits; ``.legal`` lists them.
         """
         player = self._require_turn(player, "move", "move")
-        for v in (from_point, to_point):
-            if not _is_int(v) or not 0 <= v <= 25:
-                raise IllegalMove(f"a point is an integer 0..25, not {v!r}", text=str(v))
-        want = None
-        if dice is not None:
+        if not (type(from_point) is int and type(to_point) is int
+                and 0 <= from_point <= 25 and 0 <= to_point <= 25):
+            for v in (from_point, to_point):
+                if not _is_int(v) or not 0 <= v <= 25:
+                    raise IllegalMove(f"a point is an integer 0..25, not {v!r}", text=str(v))
+        legal = self._lit()[0]
+        if dice is None:
+            want = None
+            cands = [s for s in legal if s[0] == from_point and s[1] == to_point]
+        else:
             want = (dice,) if _is_int(dice) else tuple(dice)
             if not want or not all(map(_is_int, want)):
                 raise IllegalMove(f"dice must be a die or a tuple of dice, not {dice!r}", text=str(dice))
             want = tuple(map(int, want))
-        legal, _ended = self._lit()
-        cands = [s for s in legal if s.from_point == from_point and s.to_point == to_point
-                 and (want is None or s.dice == want)]
+            # Step.die is an int for a single step, the tuple of dice for a combined one
+            die = want[0] if len(want) == 1 else want
+            cands = [s for s in legal if s[0] == from_point and s[1] == to_point and s[2] == die]
         if not cands:
             text = f"{from_point}/{to_point}" + (f" with {want}" if want else "")
             raise IllegalMove(f"{text} is not a legal step now; legal: "
@@ -261,20 +260,21 @@ class TurnsMixin(GamesMixin):
         if len(cands) > 1:
             self._check_unambiguous(from_point, to_point, cands)
         chosen = cands[0]
-        if not (type(chosen.hit) is bool and type(chosen.from_point) is int and type(chosen.to_point) is int
-                and (type(chosen.die) is int or type(chosen.die) is tuple)):  # plain JSON types for the log
-            c = chosen
-            chosen = Step(int(c.from_point), int(c.to_point),
-                          tuple(int(d) for d in c.die) if isinstance(c.die, tuple) else int(c.die), bool(c.hit))
-        hops = self._hops + step_hops(chosen)
+        a, b, die, hit = chosen
+        if not (type(hit) is bool and type(a) is int and type(b) is int
+                and (type(die) is int or type(die) is tuple)):  # plain JSON types for the log
+            die = tuple(int(d) for d in die) if isinstance(die, tuple) else int(die)
+            chosen = Step(int(a), int(b), die, bool(hit))
+            a, b, hit = chosen[0], chosen[1], chosen[3]
+        hops = self._hops + (((a, b, die),) if type(die) is int else step_hops(chosen))
         lit = self._lit_after(hops)
         t = self._now()
         k = len(self._played)
         self._played = self._played + (chosen,)
         self._hops = hops
         self._lits = self._lits[:k + 1] + (lit,)
-        self._emit(t, "step", player=player, **{"from": chosen.from_point}, to=chosen.to_point,
-                   dice=list(chosen.dice), hit=chosen.hit)
+        self._events.append({"type": "step", "t": t, "player": player, "from": a, "to": b,
+                             "dice": [die] if type(die) is int else list(die), "hit": hit})
         if lit[1]:  # the step ended the game
             self._finish_turn(*self._board_and_steps(), "steps", t)
         else:
@@ -343,7 +343,7 @@ class TurnsMixin(GamesMixin):
             raise InvalidAction(f"the turn is not complete: legal next steps "
                                 f"{', '.join(map(str, left[:8]))}")
         t = self._now()
-        self._emit(t, "confirm", player=player)
+        self._events.append({"type": "confirm", "t": t, "player": player})
         self._finish_turn(*self._board_and_steps(), "steps", t)
 
     @action
@@ -376,7 +376,7 @@ class TurnsMixin(GamesMixin):
             raise IllegalMove(f"play() takes a Move or move text, not {type(move).__name__}",
                               text=str(move))
         t = self._now()
-        text = str(m)
+        text = native.format_steps(m.steps)  # str(m)
         self._emit(t, "play", player=player, move=text,
                    steps=[[s.from_point, s.to_point, s.die] for s in m.steps])
         self._finish_turn(m.after, m.steps, "play", t, text)
