@@ -1,6 +1,9 @@
 # Included by _fast.pyx: the searches of one position for one roll, Move values and
 # step-by-step play (the turn calls of tawla.native). Names here are module names of _fast.
 
+from libc.stdint cimport uint32_t
+from libc.string cimport memcmp, memcpy, memset
+
 from tawla.core.moves import Move
 
 cdef extern from *:
@@ -88,13 +91,9 @@ cdef list _kept(bytes row, dice, Params params, ruleset):
         raise MemoryError()
     out = []
     try:
-        seen = set()
-        for i in range(tw_sequences_keep(c)):
+        for i in range(_distinct(c, tw_sequences_keep(c))):
             r = &c.rec[i]
             after = (<char *> r.row)[:56]
-            if after in seen:
-                continue
-            seen.add(after)
             if ruleset is None:
                 out.append((_steps_of(r), after, bool(r.ended)))
                 continue
@@ -110,6 +109,44 @@ cdef list _kept(bytes row, dice, Params params, ruleset):
         return out
     finally:
         c.P = NULL
+
+
+cdef uint32_t *_slots = NULL  # the open-addressing table of _distinct (rec index + 1; 0 free)
+cdef size_t _nslots = 0
+
+
+cdef size_t _distinct(tw_ctx *c, size_t n) except? 0:
+    """Keep in c.rec[0..] the first rec of each distinct row, in order; returns how many."""
+    global _slots, _nslots
+    cdef size_t cap = 64, i, j, kept = 0
+    cdef uint64_t h, w, prime = 1099511628211ULL
+    cdef uint32_t *grown
+    cdef int k
+    while cap < 2 * n:
+        cap *= 2
+    if cap > _nslots:
+        grown = <uint32_t *> malloc(cap * sizeof(uint32_t))
+        if grown == NULL:
+            raise MemoryError()
+        free(_slots)
+        _slots, _nslots = grown, cap
+    memset(_slots, 0, cap * sizeof(uint32_t))
+    for i in range(n):
+        h = 1469598103934665603ULL
+        for k in range(7):
+            memcpy(&w, &c.rec[i].row[8 * k], 8)
+            h = (h ^ w) * prime
+            h ^= h >> 29
+        j = h & (cap - 1)
+        while _slots[j] and memcmp(c.rec[_slots[j] - 1].row, c.rec[i].row, 56) != 0:
+            j = (j + 1) & (cap - 1)
+        if _slots[j]:
+            continue
+        if kept != i:
+            c.rec[kept] = c.rec[i]
+        kept += 1
+        _slots[j] = <uint32_t> kept
+    return kept
 
 
 _M_STEPS, _M_DICE, _M_ENDED, _M_SOURCE, _M_AFTER, _M_RULESET = [
@@ -255,3 +292,55 @@ def turn_finals(bytes start_row, dice, played_hops, Params params):
         _turn_ready = 0
         raise MemoryError()
     return [((<char *> T.c.rec[i].row)[:56], _steps_of(&T.c.rec[i])) for i in range(T.c.nrec)]
+
+
+def turn_lit(bytes start_row, dice, played_hops, Params params):
+    """:func:`turn_steps` as the match keeps it: ``(steps, ended)``, ``steps`` one tuple of the
+    single then the combined steps.
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        As :func:`turn_steps`.
+    """
+    cdef tw_turn *T = _play(start_row, dice, played_hops, params)
+    cdef tw_step singles[TW_MAX_STEPS]
+    cdef tw_path comb[TW_MAX_PATHS]
+    cdef int ns, nc, i
+    ns = tw_turn_steps(T, singles, comb, &nc)
+    out = [_step(singles[i].p, singles[i].t, singles[i].d, singles[i].hit) for i in range(ns)]
+    for i in range(nc):
+        out.append(_comb(&comb[i]))
+    return tuple(out), True if T.ended else False
+
+
+def play_hops(bytes row, played_hops, Params params):
+    """The row after single hops ``(from, to, die)`` and the hops as single :class:`tawla.Step`
+    values with their hits, as ``tawla.reference.turn.after_hops`` finds them (no legality
+    check); None for a pinning ruleset, whose pins the reference keeps.
+
+    Raises
+    ------
+    ValueError
+        A hop off the board, or from a point without a checker.
+    """
+    cdef uint8_t b[56]
+    cdef int a, t, d, hit, hitting = params.p.contact == TW_HIT
+    if params.p.contact == TW_PIN:
+        return None
+    if len(row) != 56:
+        raise InvalidId("a packed row has 56 bytes")
+    memcpy(b, <const char *> row, 56)
+    steps = []
+    for hop in played_hops:
+        a, t, d = hop[0], hop[1], hop[2]
+        if not (1 <= a <= 25 and 0 <= t <= 24 and 1 <= d <= 6) or b[a] == 0:
+            raise ValueError(f"not a hop of this row: {hop!r}")
+        b[a] -= 1
+        hit = hitting and t != 0 and b[26 + t] == 1 and b[t] == 0
+        if hit:
+            b[26 + t] = 0
+            b[51] += 1
+        b[t] += 1
+        steps.append(_step(a, t, d, hit))
+    return (<char *> b)[:56], tuple(steps)

@@ -6,6 +6,7 @@ from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, int64_t, uint64_t
 cdef extern from "tawla_engine.h" nogil:
     enum:
         TW_W
+        TW_HIT
         TW_PIN
         TW_MAX_STEPS
         TW_MAX_PATHS

@@ -69,13 +69,7 @@ class TurnsMixin(GamesMixin):
         return lit
 
     def _lit_after(self, hops) -> tuple:
-        singles, combined, ended = native.turn_steps(self._start.row, self._dice, hops, self.ruleset,
-                                                     self._engine)
-        if singles and type(singles[0]) is not Step:  # the reference twin's plain tuples
-            singles = map(Step._make, singles)
-        if combined and type(combined[0]) is not Step:
-            combined = map(Step._make, combined)
-        return (*singles, *combined), bool(ended)
+        return native.turn_lit(self._start.row, self._dice, hops, self.ruleset, self._engine)
 
     def _legal_moves(self) -> list:
         """The roll's legal moves as :class:`~tawla.Move` objects (:func:`tawla.native.legal_moves`,
@@ -99,9 +93,8 @@ class TurnsMixin(GamesMixin):
 
     def _board_and_steps(self) -> tuple:
         """``(row, steps)``: the board after the steps made (mover's seat) and their hops
-        as single Steps with their hits."""
-        row, hits = after_hops(self.ruleset, self._start.row, self._hops)
-        return row, [Step(a, b, d, h) for (a, b, d), h in zip(self._hops, hits)]
+        as single Steps with their hits (a tuple)."""
+        return native.play_hops(self._start.row, self._hops, self.ruleset, self._engine)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -414,5 +407,5 @@ class TurnsMixin(GamesMixin):
                 raise InvalidAction(f"the timeout policy chose {chosen!r}, not one of the candidates")
             chosen = cands[cands.index(chosen)]
         ev["after"] = Position(chosen.after, r).id()
-        steps = self._board_and_steps()[1] + [Step(*h) for h in finals[chosen.after]]
+        steps = [*self._board_and_steps()[1], *(Step(*h) for h in finals[chosen.after])]
         self._finish_turn(chosen.after, steps, "timeout", t)

@@ -24,7 +24,7 @@ import numpy as np
 from ..core.dice import ROLLS
 from ..core.geometry import SAME, flip_row as _flip_row_py
 from ..core.moves import Move
-from ..core.steps import format_steps as _format_steps_py
+from ..core.steps import Step, format_steps as _format_steps_py
 from ..errors import ConfigError
 from ..reference import batch as _ref_batch
 from ..reference import scoring as _ref_scoring
@@ -41,7 +41,8 @@ else:
     _fast = _codec = _bearoff = _evaluate_c = None
 
 _fast_turn = _fast is not None and hasattr(_fast, "turn_steps") and hasattr(_fast, "turn_finals")
-_fast_match = _fast is not None and all(hasattr(_fast, f) for f in ("legal_moves", "throw_dice", "format_steps"))
+_fast_match = _fast is not None and all(hasattr(_fast, f) for f in ("legal_moves", "throw_dice", "format_steps",
+                                                                    "turn_lit", "play_hops"))
 
 fast_bearoff = _bearoff
 """The compiled bear-off database builders, or None (the evaluation layer then builds the
@@ -51,7 +52,7 @@ fast_eval = _evaluate_c
 
 __all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
            "legal_sequences", "legal_moves", "is_over", "game_result", "expand", "expand_all_rolls", "playout",
-           "turn_engine", "turn_steps", "turn_finals", "throw_dice", "format_steps", "fast_bearoff", "fast_eval"]
+           "turn_engine", "turn_steps", "turn_lit", "turn_finals", "play_hops", "throw_dice", "format_steps", "fast_bearoff", "fast_eval"]
 
 
 def available() -> bool:
@@ -239,6 +240,21 @@ def turn_steps(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) ->
     return _ref_turn.turn_steps(r, row, dice, played_hops)
 
 
+def turn_lit(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> tuple:
+    """:func:`turn_steps` as one tuple: ``(steps, ended)``, ``steps`` the single then the
+    combined steps as :class:`~tawla.core.steps.Step` values, ``ended`` a bool.
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        A played hop that is not a legal next step.
+    """
+    if _fast_match and _fast_turn and resolve_engine(engine) == "fast":
+        return _fast.turn_lit(row, dice, played_hops, _turn_params(r))
+    singles, combined, ended = turn_steps(row, dice, played_hops, r, engine)
+    return tuple(x if type(x) is Step else Step._make(x) for x in (*singles, *combined)), bool(ended)
+
+
 def turn_finals(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> list:
     """Every legal final row reachable from a turn in progress, with a continuation:
     :func:`tawla.reference.turn.turn_finals` on the engine of :func:`turn_engine`.
@@ -256,3 +272,20 @@ def turn_finals(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -
     if _fast_turn and resolve_engine(engine) == "fast":
         return _fast.turn_finals(row, dice, played_hops, _turn_params(r))
     return _ref_turn.turn_finals(r, row, dice, played_hops)
+
+
+def play_hops(row: bytes, hops, r: Ruleset, engine=None) -> tuple:
+    """The row after single hops ``(from, to, die)`` of a turn (mover's seat) and the hops as
+    single :class:`~tawla.core.steps.Step` values with their hits:
+    :func:`tawla.reference.turn.after_hops` (no legality check), compiled where it can.
+
+    Returns
+    -------
+    (bytes, tuple of Step)
+    """
+    if _fast_match and resolve_engine(engine) == "fast":
+        out = _fast.play_hops(row, hops, _turn_params(r))
+        if out is not None:
+            return out
+    after, hits = _ref_turn.after_hops(r, row, hops)
+    return after, tuple(Step(a, b, d, h) for (a, b, d), h in zip(hops, hits))
