@@ -2,6 +2,8 @@
 # from the match's numpy generator and the notation of a move.
 
 from libc.stdint cimport uint32_t
+from libc.stdio cimport snprintf
+from libc.string cimport memcpy
 
 from tawla.core.steps import format_steps as _format_steps_py
 
@@ -42,9 +44,6 @@ def throw_dice(bit_generator):
 
 
 # --- move text ------------------------------------------------------------------------------------
-cdef list _POINT_TEXT = ["off"] + [str(i) for i in range(1, 25)] + ["bar"]
-
-
 def format_steps(steps):
     """:func:`tawla.core.steps.format_steps` (the same text), compiled for up to 8 steps.
 
@@ -102,38 +101,61 @@ def format_steps(steps):
                 break
             order[i - 1], order[i] = b, a
             i -= 1
-    # identical paths counted; the one shown is the first with a hit
-    out = []
-    counts = []
-    cdef int last = -1, starred = 0, same, star
-    for i in range(npath):
-        k = order[i]
-        star = 0
-        for j in range(1, npts[k]):
-            if hits[k] >> pts[k][j] & 1:
-                star = 1
-                break
-        same = last >= 0 and npts[k] == npts[last]
-        if same:
-            for j in range(npts[k]):
-                if pts[k][j] != pts[last][j]:
-                    same = 0
+    # identical paths counted; the one shown is the first with a hit; written into one buffer
+    cdef char buf[512]
+    cdef int pos = 0, last = -1, shown = -1, count = 0, same, star, starred = 0
+    for i in range(npath + 1):
+        k = order[i] if i < npath else -1
+        if k >= 0:
+            star = 0
+            for j in range(1, npts[k]):
+                if hits[k] >> pts[k][j] & 1:
+                    star = 1
                     break
-        if same:  # (the module runs without wraparound: no negative indices)
-            counts[len(counts) - 1] += 1
-            if star and not starred:
-                out[len(out) - 1] = _path_text(pts[k], npts[k], hits[k])
-                starred = 1
-            continue
-        out.append(_path_text(pts[k], npts[k], hits[k]))
-        counts.append(1)
-        last, starred = k, star
-    return " ".join([x if n == 1 else f"{x}({n})" for x, n in zip(out, counts)])
+            same = last >= 0 and npts[k] == npts[last]
+            if same:
+                for j in range(npts[k]):
+                    if pts[k][j] != pts[last][j]:
+                        same = 0
+                        break
+            if same:
+                count += 1
+                if star and not starred:
+                    shown, starred = k, 1
+                continue
+        if shown >= 0:  # write the finished group
+            if pos:
+                buf[pos] = 32  # " "
+                pos += 1
+            pos = _write_path(buf, pos, pts[shown], npts[shown], hits[shown])
+            if count > 1:
+                pos += snprintf(buf + pos, 16, "(%d)", count)
+        if k >= 0:
+            last, shown, count, starred = k, k, 1, star
+    return buf[:pos].decode("ascii")
 
 
-cdef str _path_text(const int *pts, int n, uint32_t hits):
-    cdef int i
-    parts = [_POINT_TEXT[pts[0]]]
-    for i in range(1, n):
-        parts.append(_POINT_TEXT[pts[i]] + "*" if hits >> pts[i] & 1 else _POINT_TEXT[pts[i]])
-    return "/".join(parts)
+cdef int _write_path(char *buf, int pos, const int *pts, int n, uint32_t hits) noexcept:
+    """Write one path (``13/7*/4``) at buf[pos]; returns the new end (at most 45 characters)."""
+    cdef int i, p
+    for i in range(n):
+        p = pts[i]
+        if i:
+            buf[pos] = 47  # "/"
+            pos += 1
+        if p == 25:
+            memcpy(buf + pos, b"bar", 3)
+            pos += 3
+        elif p == 0:
+            memcpy(buf + pos, b"off", 3)
+            pos += 3
+        else:
+            if p >= 10:
+                buf[pos] = 48 + p // 10
+                pos += 1
+            buf[pos] = 48 + p % 10
+            pos += 1
+        if i and hits >> p & 1:
+            buf[pos] = 42  # "*"
+            pos += 1
+    return pos

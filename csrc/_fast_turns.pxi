@@ -3,6 +3,8 @@
 
 from libc.stdint cimport uint32_t
 from libc.string cimport memcmp, memcpy, memset
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 from tawla.core.moves import Move
 
@@ -52,7 +54,13 @@ cdef object _comb(const tw_path *c):
 
 
 cdef tuple _steps_of(const tw_rec *r):
-    return tuple([_step(r.steps[j].p, r.steps[j].t, r.steps[j].d, r.steps[j].hit) for j in range(r.nsteps)])
+    cdef tuple out = PyTuple_New(r.nsteps)
+    cdef int j
+    for j in range(r.nsteps):
+        s = _step(r.steps[j].p, r.steps[j].t, r.steps[j].d, r.steps[j].hit)
+        Py_INCREF(s)
+        PyTuple_SET_ITEM(out, j, s)
+    return out
 
 
 cdef _dice(dice):
@@ -67,17 +75,27 @@ cdef _dice(dice):
     return d1, d2
 
 
-cdef list _kept(bytes row, dice, Params params, ruleset):
-    """The kept sequences of a row, one per distinct result: ``(steps, after, ended)``, or
-    :class:`tawla.Move` objects of ``dice`` and ``ruleset`` when ``ruleset`` is given."""
+cdef object _memo_row = None  # the last search: row, params and dice, and its count
+cdef object _memo_params = None
+cdef int _memo_d1 = 0, _memo_d2 = 0
+cdef Py_ssize_t _memo_n = 0
+
+
+cdef Py_ssize_t _search(bytes row, dice, Params params) except -1:
+    """Search ``row`` with ``dice`` into the shared context: ``c.rec[0..n)`` the kept sequences,
+    one per distinct result; returns n. The last search is kept, so that asking again for
+    the same row, dice and params (the count of a roll, then its moves) searches nothing."""
+    global _seq_ready, _memo_row, _memo_params, _memo_d1, _memo_d2, _memo_n
     cdef tw_ctx *c = &_seq_ctx
     cdef int d1, d2
-    cdef size_t i
-    cdef tw_rec *r
-    global _seq_ready
+    cdef Py_ssize_t n
     if len(row) != 56:
         raise InvalidId("a packed row has 56 bytes")
     d1, d2 = _dice(dice)
+    if (_memo_row is not None and params is _memo_params and d1 == _memo_d1 and d2 == _memo_d2
+            and row == _memo_row):
+        return _memo_n
+    _memo_row = None
     # one context, reused under the GIL (a single position is too small to release it)
     if not _seq_ready:
         if not tw_ctx_init(c, &params.p):
@@ -85,30 +103,40 @@ cdef list _kept(bytes row, dice, Params params, ruleset):
         _seq_ready = 1
     c.P = &params.p
     c.oom = 0
-    if not tw_sequences(c, <const uint8_t *> row, d1, d2):
-        tw_ctx_free(c)
-        _seq_ready = 0
-        raise MemoryError()
-    out = []
     try:
-        for i in range(_distinct(c, tw_sequences_keep(c))):
-            r = &c.rec[i]
-            after = (<char *> r.row)[:56]
-            if ruleset is None:
-                out.append((_steps_of(r), after, bool(r.ended)))
-                continue
-            # a Move without its __init__: its slots set directly (the class is immutable)
-            m = tw_alloc(Move)
-            tw_set_member(_M_STEPS, m, _steps_of(r))
-            tw_set_member(_M_DICE, m, dice)
-            tw_set_member(_M_ENDED, m, True if r.ended else False)
-            tw_set_member(_M_SOURCE, m, row)
-            tw_set_member(_M_AFTER, m, after)
-            tw_set_member(_M_RULESET, m, ruleset)
-            out.append(m)
-        return out
+        if not tw_sequences(c, <const uint8_t *> row, d1, d2):
+            tw_ctx_free(c)
+            _seq_ready = 0
+            raise MemoryError()
+        n = <Py_ssize_t> _distinct(c, tw_sequences_keep(c))
     finally:
         c.P = NULL
+    _memo_row, _memo_params, _memo_d1, _memo_d2, _memo_n = row, params, d1, d2, n
+    return n
+
+
+cdef list _kept(bytes row, dice, Params params, ruleset):
+    """The kept sequences of a row, one per distinct result: ``(steps, after, ended)``, or
+    :class:`tawla.Move` objects of ``dice`` and ``ruleset`` when ``ruleset`` is given."""
+    cdef Py_ssize_t i, n = _search(row, dice, params)
+    cdef tw_rec *r
+    out = []
+    for i in range(n):
+        r = &_seq_ctx.rec[i]
+        after = (<char *> r.row)[:56]
+        if ruleset is None:
+            out.append((_steps_of(r), after, bool(r.ended)))
+            continue
+        # a Move without its __init__: its slots set directly (the class is immutable)
+        m = tw_alloc(Move)
+        tw_set_member(_M_STEPS, m, _steps_of(r))
+        tw_set_member(_M_DICE, m, dice)
+        tw_set_member(_M_ENDED, m, True if r.ended else False)
+        tw_set_member(_M_SOURCE, m, row)
+        tw_set_member(_M_AFTER, m, after)
+        tw_set_member(_M_RULESET, m, ruleset)
+        out.append(m)
+    return out
 
 
 cdef uint32_t *_slots = NULL  # the open-addressing table of _distinct (rec index + 1; 0 free)
@@ -176,6 +204,12 @@ def legal_sequences(bytes row, dice, Params params):
         Empty when the turn passes.
     """
     return _kept(row, dice, params, None)
+
+
+def count_moves(bytes row, dice, Params params):
+    """How many legal moves (distinct results) :func:`legal_sequences` finds; the search is kept
+    for a following :func:`legal_moves` or :func:`legal_sequences` of the same row and dice."""
+    return _search(row, dice, params)
 
 
 def legal_moves(bytes row, tuple dice, Params params, ruleset):

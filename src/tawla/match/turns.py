@@ -195,11 +195,13 @@ class TurnsMixin(GamesMixin):
         self._dice = tuple(dice)
         self._played = ()
         self._clear_turn()
-        moves = self._legal_moves()
-        if not moves:
+        n = native.count_moves(self._start.row, self._dice, self.ruleset, self._engine)
+        if n is None:  # no count without the moves
+            n = len(self._legal_moves())
+        if n == 0:
             self._finish_turn(self._start.row, [], "pass", t)
-        elif len(moves) == 1:
-            m = moves[0]
+        elif n == 1:
+            m = self._legal_moves()[0]
             self._finish_turn(m.after, m.steps, "forced", t)
         else:
             self._phase = "move"

@@ -41,8 +41,8 @@ else:
     _fast = _codec = _bearoff = _evaluate_c = None
 
 _fast_turn = _fast is not None and hasattr(_fast, "turn_steps") and hasattr(_fast, "turn_finals")
-_fast_match = _fast is not None and all(hasattr(_fast, f) for f in ("legal_moves", "throw_dice", "format_steps",
-                                                                    "turn_lit", "play_hops"))
+_fast_match = _fast is not None and all(hasattr(_fast, f) for f in ("legal_moves", "count_moves", "throw_dice",
+                                                                    "format_steps", "turn_lit", "play_hops"))
 
 fast_bearoff = _bearoff
 """The compiled bear-off database builders, or None (the evaluation layer then builds the
@@ -51,7 +51,7 @@ fast_eval = _evaluate_c
 """The compiled evaluators, or None (the evaluation layer then uses its numpy twins)."""
 
 __all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
-           "legal_sequences", "legal_moves", "is_over", "game_result", "expand", "expand_all_rolls", "playout",
+           "legal_sequences", "legal_moves", "count_moves", "is_over", "game_result", "expand", "expand_all_rolls", "playout",
            "turn_engine", "turn_steps", "turn_lit", "turn_finals", "play_hops", "throw_dice", "format_steps", "fast_bearoff", "fast_eval"]
 
 
@@ -160,6 +160,18 @@ def legal_moves(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:
         return _fast.legal_moves(row, tuple(dice), p, r)
     return [Move(steps, dice, ended, row, after, r)
             for steps, after, ended in legal_sequences(row, dice, r, engine)]
+
+
+def count_moves(row: bytes, dice: tuple, r: Ruleset, engine=None):
+    """``len(legal_moves(row, dice, r, engine))`` without building the moves, on the compiled
+    engine, which keeps the search for the :func:`legal_moves` of the same row and dice that
+    may follow; None on the reference engine (build the moves instead)."""
+    if _fast_match and resolve_engine(engine) == "fast":
+        p = _turn_params(r)
+        if _fast.is_over(row, p):
+            return 0
+        return _fast.count_moves(row, dice, p)
+    return None
 
 
 def throw_dice(rng) -> tuple:
