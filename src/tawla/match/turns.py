@@ -364,7 +364,7 @@ class TurnsMixin(GamesMixin):
             m = parse_move(move, self._start, self._dice)
         elif isinstance(move, Move):
             m = self._move_for(move)
-            if m is None or sorted(move.dice) != sorted(self._dice):
+            if m is None or (m is not move and sorted(move.dice) != sorted(self._dice)):
                 raise IllegalMove(f"{move} is not a legal move of this turn", text=str(move),
                                   legal=list(self._legal_moves()))
         else:
@@ -372,8 +372,8 @@ class TurnsMixin(GamesMixin):
                               text=str(move))
         t = self._now()
         text = native.format_steps(m.steps)  # str(m)
-        self._emit(t, "play", player=player, move=text,
-                   steps=[[s.from_point, s.to_point, s.die] for s in m.steps])
+        self._events.append({"type": "play", "t": t, "player": player, "move": text,
+                             "steps": [[s[0], s[1], s[2]] for s in m.steps]})
         self._finish_turn(m.after, m.steps, "play", t, text)
 
     def _replay_play(self, player, steps):
