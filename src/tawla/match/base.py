@@ -14,7 +14,7 @@ import functools
 import numpy as np
 
 from ..errors import ConfigError, InvalidAction, NotYourTurn
-from ..native import resolve_engine
+from ..native import resolve_engine, throw_dice
 
 __all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "MatchBase"]
 
@@ -36,7 +36,7 @@ def action(fn):
 
     The snapshot is a copy of the attribute dict (containers are replaced, never changed
     in place), the length of the event log, and the random generator's state, saved by
-    :meth:`MatchBase._throw` before the first die of the action.
+    :meth:`MatchBase._throw_dice` before the first die of the action.
     """
 
     @functools.wraps(fn)
@@ -134,7 +134,6 @@ class MatchBase:
         """Forget what was derived from the turn in progress (see the turn mixin)."""
         self._hops = ()
         self._lits = ()
-        self._seqs = None
         self._moves = None
         self._move_by_after = None
         self._kept_finals = None
@@ -150,11 +149,12 @@ class MatchBase:
             raise ConfigError(f"clock() must return a number of seconds, not {t!r}")
         return t
 
-    def _throw(self) -> int:
-        """One die from the match's generator (its state saved once per action first)."""
+    def _throw_dice(self) -> tuple:
+        """Two dice from the match's generator (:func:`tawla.native.throw_dice`; its state
+        saved once per action first)."""
         if self._rng_saved is None:
             self._rng_saved = self._rng.bit_generator.state
-        return int(self._rng.integers(1, 7))
+        return throw_dice(self._rng)
 
     def _emit(self, t, type_, **fields):
         ev = {"type": type_, "t": t}
@@ -163,7 +163,8 @@ class MatchBase:
         return ev
 
     def _require_turn(self, player, phase, what):
-        player = check_player(player)
+        if type(player) is not int or (player != 0 and player != 1):
+            player = check_player(player)
         if self._phase == "over":
             raise InvalidAction("the match is over")
         if player != self._turn:

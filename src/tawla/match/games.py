@@ -12,9 +12,8 @@ the winner the pot less the house fee.
 
 from __future__ import annotations
 
-from ..core.steps import format_steps
 from ..errors import InvalidAction
-from ..native import flip_row, game_result
+from ..native import flip_row, format_steps, game_result
 from ..position import Position
 from ..reference.scoring import opening_roll
 from ..rules.match_play import crawford_game, jacoby_points
@@ -46,7 +45,7 @@ class GamesMixin(TimersMixin):
             self._set_timers("roll", t)
             return
         while True:
-            d0, d1 = self._throw(), self._throw()
+            d0, d1 = self._throw_dice()
             o = opening_roll(self.ruleset, d0, d1)
             self._emit(t, "opening", dice=[d0, d1], starter=o.starter)
             if o.starter is not None:
@@ -66,7 +65,8 @@ class GamesMixin(TimersMixin):
         r = self.ruleset
         if text is None:
             text = format_steps(single_steps)
-        self._emit(t, "turn", player=p, dice=list(self._dice), move=text, how=how)
+        self._events.append({"type": "turn", "t": t, "player": p, "dice": list(self._dice), "move": text,
+                             "how": how})
         turns = list(self._turns)
         turns[p] += 1
         self._turns = turns

@@ -69,25 +69,13 @@ class TurnsMixin(GamesMixin):
         return lit
 
     def _lit_after(self, hops) -> tuple:
-        singles, combined, ended = native.turn_steps(self._start.row, self._dice, hops, self.ruleset,
-                                                     self._engine)
-        if singles and type(singles[0]) is not Step:  # the reference twin's plain tuples
-            singles = map(Step._make, singles)
-        if combined and type(combined[0]) is not Step:
-            combined = map(Step._make, combined)
-        return (*singles, *combined), bool(ended)
-
-    def _sequences(self) -> list:
-        """The roll's legal moves as ``(steps, after, ended)`` (:func:`tawla.native.legal_sequences`)."""
-        if self._seqs is None:
-            self._seqs = native.legal_sequences(self._start.row, self._dice, self.ruleset, self._engine)
-        return self._seqs
+        return native.turn_lit(self._start.row, self._dice, hops, self.ruleset, self._engine)
 
     def _legal_moves(self) -> list:
-        """The roll's legal moves as :class:`~tawla.Move` objects (built once per turn)."""
+        """The roll's legal moves as :class:`~tawla.Move` objects (:func:`tawla.native.legal_moves`,
+        searched once per turn)."""
         if self._moves is None:
-            row, dice, r = self._start.row, self._dice, self.ruleset
-            self._moves = [Move(steps, dice, ended, row, after, r) for steps, after, ended in self._sequences()]
+            self._moves = native.legal_moves(self._start.row, self._dice, self.ruleset, self._engine)
         return self._moves
 
     def _move_for(self, move):
@@ -105,9 +93,8 @@ class TurnsMixin(GamesMixin):
 
     def _board_and_steps(self) -> tuple:
         """``(row, steps)``: the board after the steps made (mover's seat) and their hops
-        as single Steps with their hits."""
-        row, hits = after_hops(self.ruleset, self._start.row, self._hops)
-        return row, [Step(a, b, d, h) for (a, b, d), h in zip(self._hops, hits)]
+        as single Steps with their hits (a tuple)."""
+        return native.play_hops(self._start.row, self._hops, self.ruleset, self._engine)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -196,9 +183,9 @@ class TurnsMixin(GamesMixin):
         self._do_roll(player, t, "roll")
 
     def _do_roll(self, player, t, via):
-        dice = (self._throw(), self._throw())
+        dice = self._throw_dice()
         if via == "roll":
-            self._emit(t, "roll", player=player, dice=list(dice))
+            self._events.append({"type": "roll", "t": t, "player": player, "dice": list(dice)})
         else:
             via["dice"] = list(dice)
         self._begin_move(dice, t)
@@ -208,12 +195,14 @@ class TurnsMixin(GamesMixin):
         self._dice = tuple(dice)
         self._played = ()
         self._clear_turn()
-        seqs = self._sequences()
-        if not seqs:
+        n = native.count_moves(self._start.row, self._dice, self.ruleset, self._engine)
+        if n is None:  # no count without the moves
+            n = len(self._legal_moves())
+        if n == 0:
             self._finish_turn(self._start.row, [], "pass", t)
-        elif len(seqs) == 1:
-            steps, after, _ended = seqs[0]
-            self._finish_turn(after, steps, "forced", t)
+        elif n == 1:
+            m = self._legal_moves()[0]
+            self._finish_turn(m.after, m.steps, "forced", t)
         else:
             self._phase = "move"
             self._set_timers("move", t)
@@ -241,18 +230,23 @@ class TurnsMixin(GamesMixin):
             Several paths with different dice or hits; ``.legal`` lists them.
         """
         player = self._require_turn(player, "move", "move")
-        for v in (from_point, to_point):
-            if not _is_int(v) or not 0 <= v <= 25:
-                raise IllegalMove(f"a point is an integer 0..25, not {v!r}", text=str(v))
-        want = None
-        if dice is not None:
+        if not (type(from_point) is int and type(to_point) is int
+                and 0 <= from_point <= 25 and 0 <= to_point <= 25):
+            for v in (from_point, to_point):
+                if not _is_int(v) or not 0 <= v <= 25:
+                    raise IllegalMove(f"a point is an integer 0..25, not {v!r}", text=str(v))
+        legal = self._lit()[0]
+        if dice is None:
+            want = None
+            cands = [s for s in legal if s[0] == from_point and s[1] == to_point]
+        else:
             want = (dice,) if _is_int(dice) else tuple(dice)
             if not want or not all(map(_is_int, want)):
                 raise IllegalMove(f"dice must be a die or a tuple of dice, not {dice!r}", text=str(dice))
             want = tuple(map(int, want))
-        legal, _ended = self._lit()
-        cands = [s for s in legal if s.from_point == from_point and s.to_point == to_point
-                 and (want is None or s.dice == want)]
+            # Step.die is an int for a single step, the tuple of dice for a combined one
+            die = want[0] if len(want) == 1 else want
+            cands = [s for s in legal if s[0] == from_point and s[1] == to_point and s[2] == die]
         if not cands:
             text = f"{from_point}/{to_point}" + (f" with {want}" if want else "")
             raise IllegalMove(f"{text} is not a legal step now; legal: "
@@ -261,20 +255,21 @@ class TurnsMixin(GamesMixin):
         if len(cands) > 1:
             self._check_unambiguous(from_point, to_point, cands)
         chosen = cands[0]
-        if not (type(chosen.hit) is bool and type(chosen.from_point) is int and type(chosen.to_point) is int
-                and (type(chosen.die) is int or type(chosen.die) is tuple)):  # plain JSON types for the log
-            c = chosen
-            chosen = Step(int(c.from_point), int(c.to_point),
-                          tuple(int(d) for d in c.die) if isinstance(c.die, tuple) else int(c.die), bool(c.hit))
-        hops = self._hops + step_hops(chosen)
+        a, b, die, hit = chosen
+        if not (type(hit) is bool and type(a) is int and type(b) is int
+                and (type(die) is int or type(die) is tuple)):  # plain JSON types for the log
+            die = tuple(int(d) for d in die) if isinstance(die, tuple) else int(die)
+            chosen = Step(int(a), int(b), die, bool(hit))
+            a, b, hit = chosen[0], chosen[1], chosen[3]
+        hops = self._hops + (((a, b, die),) if type(die) is int else step_hops(chosen))
         lit = self._lit_after(hops)
         t = self._now()
         k = len(self._played)
         self._played = self._played + (chosen,)
         self._hops = hops
         self._lits = self._lits[:k + 1] + (lit,)
-        self._emit(t, "step", player=player, **{"from": chosen.from_point}, to=chosen.to_point,
-                   dice=list(chosen.dice), hit=chosen.hit)
+        self._events.append({"type": "step", "t": t, "player": player, "from": a, "to": b,
+                             "dice": [die] if type(die) is int else list(die), "hit": hit})
         if lit[1]:  # the step ended the game
             self._finish_turn(*self._board_and_steps(), "steps", t)
         else:
@@ -343,7 +338,7 @@ class TurnsMixin(GamesMixin):
             raise InvalidAction(f"the turn is not complete: legal next steps "
                                 f"{', '.join(map(str, left[:8]))}")
         t = self._now()
-        self._emit(t, "confirm", player=player)
+        self._events.append({"type": "confirm", "t": t, "player": player})
         self._finish_turn(*self._board_and_steps(), "steps", t)
 
     @action
@@ -369,16 +364,16 @@ class TurnsMixin(GamesMixin):
             m = parse_move(move, self._start, self._dice)
         elif isinstance(move, Move):
             m = self._move_for(move)
-            if m is None or sorted(move.dice) != sorted(self._dice):
+            if m is None or (m is not move and sorted(move.dice) != sorted(self._dice)):
                 raise IllegalMove(f"{move} is not a legal move of this turn", text=str(move),
                                   legal=list(self._legal_moves()))
         else:
             raise IllegalMove(f"play() takes a Move or move text, not {type(move).__name__}",
                               text=str(move))
         t = self._now()
-        text = str(m)
-        self._emit(t, "play", player=player, move=text,
-                   steps=[[s.from_point, s.to_point, s.die] for s in m.steps])
+        text = native.format_steps(m.steps)  # str(m)
+        self._events.append({"type": "play", "t": t, "player": player, "move": text,
+                             "steps": [[s[0], s[1], s[2]] for s in m.steps]})
         self._finish_turn(m.after, m.steps, "play", t, text)
 
     def _replay_play(self, player, steps):
@@ -414,5 +409,5 @@ class TurnsMixin(GamesMixin):
                 raise InvalidAction(f"the timeout policy chose {chosen!r}, not one of the candidates")
             chosen = cands[cands.index(chosen)]
         ev["after"] = Position(chosen.after, r).id()
-        steps = self._board_and_steps()[1] + [Step(*h) for h in finals[chosen.after]]
+        steps = [*self._board_and_steps()[1], *(Step(*h) for h in finals[chosen.after])]
         self._finish_turn(chosen.after, steps, "timeout", t)

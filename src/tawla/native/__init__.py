@@ -24,6 +24,7 @@ import numpy as np
 from ..core.dice import ROLLS
 from ..core.geometry import SAME, flip_row as _flip_row_py
 from ..core.moves import Move
+from ..core.steps import Step, format_steps as _format_steps_py
 from ..errors import ConfigError
 from ..reference import batch as _ref_batch
 from ..reference import scoring as _ref_scoring
@@ -40,6 +41,8 @@ else:
     _fast = _codec = _bearoff = _evaluate_c = None
 
 _fast_turn = _fast is not None and hasattr(_fast, "turn_steps") and hasattr(_fast, "turn_finals")
+_fast_match = _fast is not None and all(hasattr(_fast, f) for f in ("legal_moves", "count_moves", "throw_dice",
+                                                                    "format_steps", "turn_lit", "play_hops"))
 
 fast_bearoff = _bearoff
 """The compiled bear-off database builders, or None (the evaluation layer then builds the
@@ -48,8 +51,8 @@ fast_eval = _evaluate_c
 """The compiled evaluators, or None (the evaluation layer then uses its numpy twins)."""
 
 __all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
-           "legal_sequences", "legal_moves", "is_over", "game_result", "expand", "expand_all_rolls", "playout",
-           "turn_engine", "turn_steps", "turn_finals", "fast_bearoff", "fast_eval"]
+           "legal_sequences", "legal_moves", "count_moves", "is_over", "game_result", "expand", "expand_all_rolls", "playout",
+           "turn_engine", "turn_steps", "turn_lit", "turn_finals", "play_hops", "throw_dice", "format_steps", "fast_bearoff", "fast_eval"]
 
 
 def available() -> bool:
@@ -87,6 +90,20 @@ def params(r: Ruleset):
     return _fast.Params(native_params(r))
 
 
+_last_params = (None, None)  # (ruleset, params) of the last one-row call
+
+
+def _turn_params(r: Ruleset):
+    """:func:`params` of ``r``, without hashing the ruleset when it is the last one asked."""
+    global _last_params
+    last = _last_params
+    if last[0] is r:
+        return last[1]
+    p = params(r)
+    _last_params = (r, p)
+    return p
+
+
 def flip_row(row: bytes, r: Ruleset) -> bytes:
     """The row seen from the other seat (:func:`tawla.core.geometry.flip_row`)."""
     if _codec is not None:
@@ -108,13 +125,13 @@ def flip_rows(rows: np.ndarray, r: Ruleset) -> np.ndarray:
 def is_over(row: bytes, r: Ruleset) -> bool:
     """Whether the game of a row is over (15 off, quadrant lock, mother rule, frozen)."""
     if _fast is not None:
-        return _fast.is_over(row, params(r))
+        return _fast.is_over(row, _turn_params(r))
     return _ref_scoring.game_result(r, row) is not None
 
 
 def game_result(row: bytes, r: Ruleset, cube: int = 1):
     """The :class:`~tawla.core.results.GameResult` of a row, or None while the game goes on."""
-    if _fast is not None and not _fast.is_over(row, params(r)):
+    if _fast is not None and not _fast.is_over(row, _turn_params(r)):
         return None
     return _ref_scoring.game_result(r, row, cube)
 
@@ -126,7 +143,7 @@ def legal_sequences(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:
     ``dice`` is a checked roll; ``engine`` as for :func:`resolve_engine`.
     """
     if resolve_engine(engine) == "fast":
-        p = params(r)
+        p = _turn_params(r)
         if _fast.is_over(row, p):
             return []
         return _fast.legal_sequences(row, dice, p)
@@ -134,9 +151,44 @@ def legal_sequences(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:
 
 
 def legal_moves(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:
-    """:func:`legal_sequences` as :class:`~tawla.core.moves.Move` objects."""
+    """:func:`legal_sequences` as :class:`~tawla.core.moves.Move` objects (built by the
+    compiled engine where it can)."""
+    if _fast_match and resolve_engine(engine) == "fast":
+        p = _turn_params(r)
+        if _fast.is_over(row, p):
+            return []
+        return _fast.legal_moves(row, tuple(dice), p, r)
     return [Move(steps, dice, ended, row, after, r)
             for steps, after, ended in legal_sequences(row, dice, r, engine)]
+
+
+def count_moves(row: bytes, dice: tuple, r: Ruleset, engine=None):
+    """``len(legal_moves(row, dice, r, engine))`` without building the moves, on the compiled
+    engine, which keeps the search for the :func:`legal_moves` of the same row and dice that
+    may follow; None on the reference engine (build the moves instead)."""
+    if _fast_match and resolve_engine(engine) == "fast":
+        p = _turn_params(r)
+        if _fast.is_over(row, p):
+            return 0
+        return _fast.count_moves(row, dice, p)
+    return None
+
+
+def throw_dice(rng) -> tuple:
+    """Two dice from a ``numpy.random.Generator``: the values, and the generator's state after
+    them, of ``(int(rng.integers(1, 7)), int(rng.integers(1, 7)))``, drawn in one compiled
+    call where the fast engine is built."""
+    if _fast_match:
+        return _fast.throw_dice(rng.bit_generator)
+    return int(rng.integers(1, 7)), int(rng.integers(1, 7))
+
+
+def format_steps(steps) -> str:
+    """:func:`tawla.core.steps.format_steps` (the same text; compiled where the fast engine is
+    built)."""
+    if _fast_match:
+        return _fast.format_steps(steps)
+    return _format_steps_py(steps)
 
 
 def expand(arr: np.ndarray, dice: np.ndarray, r: Ruleset, engine=None):
@@ -161,20 +213,6 @@ def playout(r: Ruleset, n_games: int, seed: int, max_turns: int, engine=None):
     if resolve_engine(engine) == "fast":
         return ("fast",) + tuple(_fast.playout(params(r), n_games, seed & (2**64 - 1), max_turns))
     return ("reference",) + tuple(_ref_batch.playout(r, n_games, seed, max_turns))
-
-
-_last_params = (None, None)  # (ruleset, params) of the last turn call
-
-
-def _turn_params(r: Ruleset):
-    """:func:`params` of ``r``, without hashing the ruleset when it is the last one asked."""
-    global _last_params
-    last = _last_params
-    if last[0] is r:
-        return last[1]
-    p = params(r)
-    _last_params = (r, p)
-    return p
 
 
 def turn_engine(engine=None) -> str:
@@ -214,6 +252,21 @@ def turn_steps(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) ->
     return _ref_turn.turn_steps(r, row, dice, played_hops)
 
 
+def turn_lit(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> tuple:
+    """:func:`turn_steps` as one tuple: ``(steps, ended)``, ``steps`` the single then the
+    combined steps as :class:`~tawla.core.steps.Step` values, ``ended`` a bool.
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        A played hop that is not a legal next step.
+    """
+    if _fast_match and _fast_turn and resolve_engine(engine) == "fast":
+        return _fast.turn_lit(row, dice, played_hops, _turn_params(r))
+    singles, combined, ended = turn_steps(row, dice, played_hops, r, engine)
+    return tuple(x if type(x) is Step else Step._make(x) for x in (*singles, *combined)), bool(ended)
+
+
 def turn_finals(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> list:
     """Every legal final row reachable from a turn in progress, with a continuation:
     :func:`tawla.reference.turn.turn_finals` on the engine of :func:`turn_engine`.
@@ -231,3 +284,20 @@ def turn_finals(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -
     if _fast_turn and resolve_engine(engine) == "fast":
         return _fast.turn_finals(row, dice, played_hops, _turn_params(r))
     return _ref_turn.turn_finals(r, row, dice, played_hops)
+
+
+def play_hops(row: bytes, hops, r: Ruleset, engine=None) -> tuple:
+    """The row after single hops ``(from, to, die)`` of a turn (mover's seat) and the hops as
+    single :class:`~tawla.core.steps.Step` values with their hits:
+    :func:`tawla.reference.turn.after_hops` (no legality check), compiled where it can.
+
+    Returns
+    -------
+    (bytes, tuple of Step)
+    """
+    if _fast_match and resolve_engine(engine) == "fast":
+        out = _fast.play_hops(row, hops, _turn_params(r))
+        if out is not None:
+            return out
+    after, hits = _ref_turn.after_hops(r, row, hops)
+    return after, tuple(Step(a, b, d, h) for (a, b, d), h in zip(hops, hits))

@@ -1,0 +1,380 @@
+# Included by _fast.pyx: the searches of one position for one roll, Move values and
+# step-by-step play (the turn calls of tawla.native). Names here are module names of _fast.
+
+from libc.stdint cimport uint32_t
+from libc.string cimport memcmp, memcpy, memset
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+
+from tawla.core.moves import Move
+
+cdef extern from *:
+    """
+    static int tw_set_member(PyObject *desc, PyObject *obj, PyObject *val) {
+        return Py_TYPE(desc)->tp_descr_set(desc, obj, val);
+    }
+    static PyObject *tw_alloc(PyObject *cls) {
+        return ((PyTypeObject *) cls)->tp_alloc((PyTypeObject *) cls, 0);
+    }
+    """
+    int tw_set_member(object desc, object obj, object val) except -1
+    object tw_alloc(object cls)
+
+
+# --- canonical sequences for Position.legal_moves ---------------------------------------------
+cdef tw_ctx _seq_ctx
+cdef bint _seq_ready = 0
+
+cdef list _STEP_CACHE = [None] * (26 * 26 * 7 * 2)
+
+
+cdef object _step(int p, int t, int d, int hit):
+    cdef int key = ((p * 26 + t) * 7 + d) * 2 + hit
+    s = _STEP_CACHE[key]
+    if s is None:
+        s = Step(p, t, d, bool(hit))
+        _STEP_CACHE[key] = s
+    return s
+
+
+cdef dict _COMB_CACHE = {}
+
+
+cdef object _comb(const tw_path *c):
+    """A combined step as a :class:`tawla.Step` (one object per distinct step)."""
+    cdef long key = c.p | (c.t << 5) | (c.n << 10) | (c.hit << 13)
+    cdef int j
+    for j in range(c.n):
+        key |= (<long> c.d[j]) << (14 + 3 * j)
+    s = _COMB_CACHE.get(key)
+    if s is None:
+        s = Step(c.p, c.t, tuple([c.d[j] for j in range(c.n)]), bool(c.hit))
+        _COMB_CACHE[key] = s
+    return s
+
+
+cdef tuple _steps_of(const tw_rec *r):
+    cdef tuple out = PyTuple_New(r.nsteps)
+    cdef int j
+    for j in range(r.nsteps):
+        s = _step(r.steps[j].p, r.steps[j].t, r.steps[j].d, r.steps[j].hit)
+        Py_INCREF(s)
+        PyTuple_SET_ITEM(out, j, s)
+    return out
+
+
+cdef _dice(dice):
+    """A roll as two ints in 1..6 (tawla.errors.InvalidDice otherwise)."""
+    try:
+        d1, d2 = dice
+        d1, d2 = operator.index(d1), operator.index(d2)
+    except (TypeError, ValueError):
+        raise InvalidDice(f"dice must be a pair of integers in 1..6, not {dice!r}") from None
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise InvalidDice(f"dice must be in 1..6, not {dice!r}")
+    return d1, d2
+
+
+cdef object _memo_row = None  # the last search: row, params and dice, and its count
+cdef object _memo_params = None
+cdef int _memo_d1 = 0, _memo_d2 = 0
+cdef Py_ssize_t _memo_n = 0
+
+
+cdef Py_ssize_t _search(bytes row, dice, Params params) except -1:
+    """Search ``row`` with ``dice`` into the shared context: ``c.rec[0..n)`` the kept sequences,
+    one per distinct result; returns n. The last search is kept, so that asking again for
+    the same row, dice and params (the count of a roll, then its moves) searches nothing."""
+    global _seq_ready, _memo_row, _memo_params, _memo_d1, _memo_d2, _memo_n
+    cdef tw_ctx *c = &_seq_ctx
+    cdef int d1, d2
+    cdef Py_ssize_t n
+    if len(row) != 56:
+        raise InvalidId("a packed row has 56 bytes")
+    d1, d2 = _dice(dice)
+    if (_memo_row is not None and params is _memo_params and d1 == _memo_d1 and d2 == _memo_d2
+            and row == _memo_row):
+        return _memo_n
+    _memo_row = None
+    # one context, reused under the GIL (a single position is too small to release it)
+    if not _seq_ready:
+        if not tw_ctx_init(c, &params.p):
+            raise MemoryError()
+        _seq_ready = 1
+    c.P = &params.p
+    c.oom = 0
+    try:
+        if not tw_sequences(c, <const uint8_t *> row, d1, d2):
+            tw_ctx_free(c)
+            _seq_ready = 0
+            raise MemoryError()
+        n = <Py_ssize_t> _distinct(c, tw_sequences_keep(c))
+    finally:
+        c.P = NULL
+    _memo_row, _memo_params, _memo_d1, _memo_d2, _memo_n = row, params, d1, d2, n
+    return n
+
+
+cdef list _kept(bytes row, dice, Params params, ruleset):
+    """The kept sequences of a row, one per distinct result: ``(steps, after, ended)``, or
+    :class:`tawla.Move` objects of ``dice`` and ``ruleset`` when ``ruleset`` is given."""
+    cdef Py_ssize_t i, n = _search(row, dice, params)
+    cdef tw_rec *r
+    out = []
+    for i in range(n):
+        r = &_seq_ctx.rec[i]
+        after = (<char *> r.row)[:56]
+        if ruleset is None:
+            out.append((_steps_of(r), after, bool(r.ended)))
+            continue
+        # a Move without its __init__: its slots set directly (the class is immutable)
+        m = tw_alloc(Move)
+        tw_set_member(_M_STEPS, m, _steps_of(r))
+        tw_set_member(_M_DICE, m, dice)
+        tw_set_member(_M_ENDED, m, True if r.ended else False)
+        tw_set_member(_M_SOURCE, m, row)
+        tw_set_member(_M_AFTER, m, after)
+        tw_set_member(_M_RULESET, m, ruleset)
+        out.append(m)
+    return out
+
+
+cdef uint32_t *_slots = NULL  # the open-addressing table of _distinct (rec index + 1; 0 free)
+cdef size_t _nslots = 0
+
+
+cdef size_t _distinct(tw_ctx *c, size_t n) except? 0:
+    """Keep in c.rec[0..] the first rec of each distinct row, in order; returns how many."""
+    global _slots, _nslots
+    cdef size_t cap = 64, i, j, kept = 0
+    cdef uint64_t h, w, prime = 1099511628211ULL
+    cdef uint32_t *grown
+    cdef int k
+    while cap < 2 * n:
+        cap *= 2
+    if cap > _nslots:
+        grown = <uint32_t *> malloc(cap * sizeof(uint32_t))
+        if grown == NULL:
+            raise MemoryError()
+        free(_slots)
+        _slots, _nslots = grown, cap
+    memset(_slots, 0, cap * sizeof(uint32_t))
+    for i in range(n):
+        h = 1469598103934665603ULL
+        for k in range(7):
+            memcpy(&w, &c.rec[i].row[8 * k], 8)
+            h = (h ^ w) * prime
+            h ^= h >> 29
+        j = h & (cap - 1)
+        while _slots[j] and memcmp(c.rec[_slots[j] - 1].row, c.rec[i].row, 56) != 0:
+            j = (j + 1) & (cap - 1)
+        if _slots[j]:
+            continue
+        if kept != i:
+            c.rec[kept] = c.rec[i]
+        kept += 1
+        _slots[j] = <uint32_t> kept
+    return kept
+
+
+_M_STEPS, _M_DICE, _M_ENDED, _M_SOURCE, _M_AFTER, _M_RULESET = [
+    Move.__dict__[k] for k in ("steps", "dice", "ended", "source", "after", "ruleset")]
+assert all(type(d).__name__ == "member_descriptor"
+           for d in (_M_STEPS, _M_DICE, _M_ENDED, _M_SOURCE, _M_AFTER, _M_RULESET))
+
+
+def legal_sequences(bytes row, dice, Params params):
+    """The legal moves of one position, exactly as the reference path of ``legal_moves``.
+
+    Parameters
+    ----------
+    row : bytes
+        A packed row (56 bytes), mover's seat; not checked for game over.
+    dice : (int, int)
+        The roll, values 1..6.
+    params : Params
+
+    Returns
+    -------
+    list of (steps, after, ended)
+        One entry per distinct resulting position, in the reference engine's order:
+        ``steps`` is the canonical path (a tuple of :class:`tawla.Step`; the first kept
+        sequence found trying dice high to low and from-points high to low), ``after``
+        the row after the move (mover's seat, bytes), ``ended`` whether it ends the game.
+        Empty when the turn passes.
+    """
+    return _kept(row, dice, params, None)
+
+
+def count_moves(bytes row, dice, Params params):
+    """How many legal moves (distinct results) :func:`legal_sequences` finds; the search is kept
+    for a following :func:`legal_moves` or :func:`legal_sequences` of the same row and dice."""
+    return _search(row, dice, params)
+
+
+def legal_moves(bytes row, tuple dice, Params params, ruleset):
+    """:func:`legal_sequences` as :class:`tawla.Move` objects (``Move(steps, dice, ended, row,
+    after, ruleset)``, built here without a Python call per move); ``dice`` the roll as the
+    moves keep it."""
+    if ruleset is None:
+        raise TypeError("legal_moves needs the ruleset of the moves")
+    return _kept(row, dice, params, ruleset)
+
+
+# --- step-by-step play (RULES.md 1.3) -----------------------------------------------------------
+cdef tw_turn _turn
+cdef bint _turn_ready = 0
+
+
+cdef str _pt(int p):
+    return "bar" if p == 25 else "off" if p == 0 else str(p)
+
+
+cdef tw_turn *_play(bytes start_row, dice, played_hops, Params params) except NULL:
+    """The turn of ``start_row`` with ``dice`` after ``played_hops``, checked hop by hop."""
+    global _turn_ready
+    cdef int d1, d2, a, b, d, rc, n, i
+    cdef tw_step legal[TW_MAX_STEPS]
+    if len(start_row) != 56:
+        raise InvalidId("a packed row has 56 bytes")
+    d1, d2 = _dice(dice)
+    if not _turn_ready:
+        if not tw_turn_init(&_turn, &params.p):
+            raise MemoryError()
+        _turn_ready = 1
+    if not tw_turn_begin(&_turn, &params.p, <const uint8_t *> start_row, d1, d2):
+        tw_turn_free(&_turn)
+        _turn_ready = 0
+        raise MemoryError()
+    for hop in played_hops:
+        try:
+            if len(hop) not in (3, 4):
+                raise TypeError
+            a, b, d = hop[0], hop[1], hop[2]
+        except (TypeError, OverflowError):
+            raise IllegalMove(f"a played hop is (from_point, to_point, die), not {hop!r}", text=str(hop)) from None
+        rc = tw_turn_play(&_turn, a, b, d)
+        if rc == 1:
+            n = tw_turn_singles(&_turn, legal)
+            raise IllegalMove(f"step {_pt(a)}/{_pt(b)} with a {d} is not legal now", text=f"{a}/{b}",
+                              legal=[_step(legal[i].p, legal[i].t, legal[i].d, legal[i].hit) for i in range(n)])
+        if rc == 2:
+            raise IllegalMove("the game is already over this turn", text=str(hop))
+        if rc == 3:
+            why = "the game is over" if _turn.over else "the turn passes"
+            raise IllegalMove(f"no step is legal: {why}", text=str(hop))
+    return &_turn
+
+
+def turn_steps(bytes start_row, dice, played_hops, Params params):
+    """The legal next steps of a partial turn (``tawla.legal_steps``, RULES.md 1.3).
+
+    Parameters
+    ----------
+    start_row : bytes
+        The packed row at the start of the turn (56 bytes, mover's seat).
+    dice : (int, int)
+    played_hops : sequence of (from_point, to_point, die)
+        The single hops already made this turn, in order (25 the bar, 0 off).
+    params : Params
+
+    Returns
+    -------
+    singles : list of tawla.Step
+        The legal next single steps, dice high to low, from-points high to low.
+    combined : list of tawla.Step
+        One checker's combined steps, ``die`` the tuple of dice in the order used, ``hit``
+        whether any part hits or pins; in ``legal_steps``' order.
+    ended : bool
+        Whether the game ended during the hops played.
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        A played hop that was not a legal next step (or came after the game ended).
+    tawla.errors.InvalidDice, tawla.errors.InvalidId
+    """
+    cdef tw_turn *T = _play(start_row, dice, played_hops, params)
+    cdef tw_step singles[TW_MAX_STEPS]
+    cdef tw_path comb[TW_MAX_PATHS]
+    cdef int ns, nc, i
+    ns = tw_turn_steps(T, singles, comb, &nc)
+    return ([_step(singles[i].p, singles[i].t, singles[i].d, singles[i].hit) for i in range(ns)],
+            [_comb(&comb[i]) for i in range(nc)],
+            bool(T.ended))
+
+
+def turn_finals(bytes start_row, dice, played_hops, Params params):
+    """Every legal final position reachable from a partial turn (``Match._completions``,
+    restricted to the legal moves), with a continuation.
+
+    Parameters are those of :func:`turn_steps` (the hops are checked the same way).
+
+    Returns
+    -------
+    list of (after, continuation)
+        ``after`` the final row (bytes, mover's seat), ``continuation`` the hops that reach it
+        from the hops played (a tuple of single :class:`tawla.Step`; the first found trying
+        dice high to low and from-points high to low). A pass gives the start row with no
+        hops, a game that ended during the hops its row; a game over before the turn, [].
+    """
+    global _turn_ready
+    cdef tw_turn *T = _play(start_row, dice, played_hops, params)
+    cdef size_t i
+    if not tw_turn_finals(T):
+        tw_turn_free(&_turn)
+        _turn_ready = 0
+        raise MemoryError()
+    return [((<char *> T.c.rec[i].row)[:56], _steps_of(&T.c.rec[i])) for i in range(T.c.nrec)]
+
+
+def turn_lit(bytes start_row, dice, played_hops, Params params):
+    """:func:`turn_steps` as the match keeps it: ``(steps, ended)``, ``steps`` one tuple of the
+    single then the combined steps.
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        As :func:`turn_steps`.
+    """
+    cdef tw_turn *T = _play(start_row, dice, played_hops, params)
+    cdef tw_step singles[TW_MAX_STEPS]
+    cdef tw_path comb[TW_MAX_PATHS]
+    cdef int ns, nc, i
+    ns = tw_turn_steps(T, singles, comb, &nc)
+    out = [_step(singles[i].p, singles[i].t, singles[i].d, singles[i].hit) for i in range(ns)]
+    for i in range(nc):
+        out.append(_comb(&comb[i]))
+    return tuple(out), True if T.ended else False
+
+
+def play_hops(bytes row, played_hops, Params params):
+    """The row after single hops ``(from, to, die)`` and the hops as single :class:`tawla.Step`
+    values with their hits, as ``tawla.reference.turn.after_hops`` finds them (no legality
+    check); None for a pinning ruleset, whose pins the reference keeps.
+
+    Raises
+    ------
+    ValueError
+        A hop off the board, or from a point without a checker.
+    """
+    cdef uint8_t b[56]
+    cdef int a, t, d, hit, hitting = params.p.contact == TW_HIT
+    if params.p.contact == TW_PIN:
+        return None
+    if len(row) != 56:
+        raise InvalidId("a packed row has 56 bytes")
+    memcpy(b, <const char *> row, 56)
+    steps = []
+    for hop in played_hops:
+        a, t, d = hop[0], hop[1], hop[2]
+        if not (1 <= a <= 25 and 0 <= t <= 24 and 1 <= d <= 6) or b[a] == 0:
+            raise ValueError(f"not a hop of this row: {hop!r}")
+        b[a] -= 1
+        hit = hitting and t != 0 and b[26 + t] == 1 and b[t] == 0
+        if hit:
+            b[26 + t] = 0
+            b[51] += 1
+        b[t] += 1
+        steps.append(_step(a, t, d, hit))
+    return (<char *> b)[:56], tuple(steps)
