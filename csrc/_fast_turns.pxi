@@ -217,7 +217,7 @@ def legal_moves(bytes row, tuple dice, Params params, ruleset):
     after, ruleset)``, built here without a Python call per move); ``dice`` the roll as the
     moves keep it."""
     if ruleset is None:
-        raise TypeError("legal_moves needs the ruleset of the moves")
+        raise UnsupportedRuleset("legal_moves needs the ruleset of the moves")
     return _kept(row, dice, params, ruleset)
 
 
@@ -369,7 +369,7 @@ def play_hops(bytes row, played_hops, Params params):
     for hop in played_hops:
         a, t, d = hop[0], hop[1], hop[2]
         if not (1 <= a <= 25 and 0 <= t <= 24 and 1 <= d <= 6) or b[a] == 0:
-            raise ValueError(f"not a hop of this row: {hop!r}")
+            raise IllegalMove(f"not a hop of this row: {hop!r}", text=str(hop)[:80])
         b[a] -= 1
         hit = hitting and t != 0 and b[26 + t] == 1 and b[t] == 0
         if hit:
