@@ -285,6 +285,16 @@ def test_an_open_hit_does_not_change_the_exit_status(tmp_path, capsys):
     assert "an unwritten hit is not assumed" in capsys.readouterr().out
 
 
+def test_the_file_habit_settles_a_streamed_record(tmp_path, capsys):
+    # Read game by game: the habit is that of the whole file, known only after its last game.
+    path = tmp_path / "marked.mat"
+    path.write_text(HIT_HEAD + HIT_GAME1.format(star="*") + HIT_GAME2 + THEN_DROP, encoding="utf-8")
+    (rep,) = analyze_paths([path])
+    assert rep.ok and rep.games[1].decisions[1].move == "8/6 6/3" and rep.games[1].notes == []
+    assert main(["analyze", "--no-eval", "--no-progress", str(path)]) == 0
+    assert "an unwritten hit is not assumed" not in capsys.readouterr().out
+
+
 def test_two_hitting_readings_with_nothing_to_tell_are_an_error():
     # B's 31 '6/2' hits A's blot on B's 2 either way, and on B's 3 as well by 6/3*/2*.
     text = (" 3 point match\n\n Game 1\n Player A : 0                   Player B : 0\n"
