@@ -154,6 +154,20 @@ cdef _validate_batch(Params params, const uint8_t[:, ::1] arr):
         raise InvalidPosition(f"row {bad}: {tw_invalid_reason(reason).decode()}")
 
 
+def validate_rows(const uint8_t[:, ::1] positions, Params params):
+    """Check every row of ``uint8[N, 56]`` against the ruleset (the C twin of
+    :func:`tawla.rules.validation.validate_rows`).
+
+    Raises
+    ------
+    tawla.errors.InvalidId
+        Rows of another width.
+    tawla.errors.InvalidPosition
+        The first row that is not a position of the ruleset, by index.
+    """
+    _validate_batch(params, positions)
+
+
 cdef void _adopt_cached(tw_ctx *c, tw_vec64 *par, tw_vec64 *rol, size_t rows) noexcept:
     """Give the children buffer and the index vectors cached buffers for ``rows`` rows."""
     cdef void *buf

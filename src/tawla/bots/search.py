@@ -43,6 +43,7 @@ from ..core.moves import Move
 from ..errors import ConfigError, InvalidPosition, UnsupportedRuleset
 from ..evaluation import evaluate, evaluate_rows
 from ..rules import get_ruleset
+from ..rules.validation import check_rows_array
 from .cube import CubeAction
 
 __all__ = ["Bot"]
@@ -196,10 +197,17 @@ class Bot:
             whose game is already over are returned unchanged.
         played : bool[N]
             False for the rows whose game was already over.
+
+        Raises
+        ------
+        tawla.errors.InvalidId, tawla.errors.InvalidPosition
+            Rows of another shape or dtype, or not positions of the bot's ruleset.
+        tawla.errors.InvalidDice
+            Dice of another shape, not integers, or out of 1..6.
         """
         r = self.ruleset
-        rows = np.ascontiguousarray(positions, dtype=np.uint8)
-        children, parent = expand(rows, np.asarray(dice, dtype=np.uint8), ruleset=r)
+        rows = check_rows_array(positions)
+        children, parent = expand(rows, dice, ruleset=r)
         n = len(rows)
         nxt = rows.copy()
         played = np.zeros(n, bool)
@@ -254,12 +262,20 @@ class Bot:
         float64[N]
             Expected points in the ruleset's scoring for the player who moved (cubeless);
             only the order is meaningful for the children a filter dropped.
+
+        Raises
+        ------
+        tawla.errors.InvalidPosition
+            Children of another shape or dtype, or rows that are not positions of the
+            bot's ruleset (checked before the evaluator reads them).
         """
         depth = self.depth if depth is None else depth
         r = self.ruleset
         children = np.asarray(children)
         if children.ndim != 2 or children.shape[1] != PACKED_WIDTH or children.dtype != np.uint8:
             raise InvalidPosition(f"children must be uint8[N, {PACKED_WIDTH}], not {children.dtype}{list(children.shape)}")
+        children = np.ascontiguousarray(children)
+        native.validate_rows(children, r)
         v = -evaluate_rows(children, r)[:, 0]
         if depth <= 0 or len(children) <= 1:
             return v

@@ -94,13 +94,16 @@ def evaluate(positions, ruleset) -> np.ndarray:
     ------
     tawla.errors.InvalidId
         ``positions`` of another shape or dtype.
+    tawla.errors.InvalidPosition
+        A row that is not a position of the ruleset (checked before any model reads it).
     tawla.errors.UnsupportedRuleset
         Unknown ruleset.
     tawla.errors.ConfigError
         A contact model that returns another shape.
     """
     r = get_ruleset(ruleset)
-    rows = check_rows(positions)
+    rows = np.ascontiguousarray(check_rows(positions))
+    native.validate_rows(rows, r)
     return evaluate_rows(rows, r).astype(np.float32)
 
 

@@ -31,6 +31,7 @@ from ..reference import scoring as _ref_scoring
 from ..reference import turn as _ref_turn
 from ..rules import Ruleset
 from ..rules.params import native_params
+from ..rules.validation import validate_rows as _validate_rows_py
 
 if os.environ.get("TAWLA_NO_NATIVE", "") in ("", "0"):
     try:
@@ -51,7 +52,7 @@ fast_eval = _evaluate_c
 """The compiled evaluators, or None (the evaluation layer then uses its numpy twins)."""
 
 __all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
-           "legal_sequences", "legal_moves", "count_moves", "is_over", "game_result", "expand", "expand_all_rolls", "playout",
+           "legal_sequences", "legal_moves", "count_moves", "validate_rows", "is_over", "game_result", "expand", "expand_all_rolls", "playout",
            "turn_engine", "turn_steps", "turn_lit", "turn_finals", "play_hops", "throw_dice", "format_steps", "fast_bearoff", "fast_eval"]
 
 
@@ -120,6 +121,21 @@ def flip_rows(rows: np.ndarray, r: Ruleset) -> np.ndarray:
     for i in range(len(rows)):
         out[i] = np.frombuffer(_flip_row_py(rows[i].tobytes(), r.geometry), dtype=np.uint8)
     return out
+
+
+def validate_rows(arr: np.ndarray, r: Ruleset) -> None:
+    """Check every row of a C-contiguous ``uint8[N, 56]`` against ruleset ``r`` before
+    compiled code reads it (the C validator where built, else
+    :func:`tawla.rules.validation.validate_rows`).
+
+    Raises
+    ------
+    tawla.errors.InvalidPosition
+    """
+    if _fast is not None:
+        _fast.validate_rows(arr, params(r))
+    else:
+        _validate_rows_py(arr, r)
 
 
 def is_over(row: bytes, r: Ruleset) -> bool:

@@ -97,7 +97,8 @@ def check_rows_array(positions) -> np.ndarray:
 
 
 def check_dice_array(dice, n: int) -> np.ndarray:
-    """Batch dice as a C-contiguous ``uint8[n, 2]`` with values 1..6.
+    """Batch dice as a C-contiguous ``uint8[n, 2]`` with values 1..6, from an array of any
+    integer dtype (not bool, not float: nothing is rounded or wrapped).
 
     Raises
     ------
@@ -106,6 +107,8 @@ def check_dice_array(dice, n: int) -> np.ndarray:
     d = np.asarray(dice)
     if d.shape != (n, 2):
         raise InvalidDice(f"dice must have shape ({n}, 2), not {d.shape}")
+    if d.dtype == np.bool_ or not np.issubdtype(d.dtype, np.integer):
+        raise InvalidDice(f"dice must be integers, not {d.dtype}")
     if d.size and (d.min() < 1 or d.max() > 6):
         raise InvalidDice("dice must be in 1..6")
     return np.ascontiguousarray(d, dtype=np.uint8)
