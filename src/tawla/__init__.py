@@ -12,6 +12,7 @@ Quick use::
 """
 
 from . import errors
+from ._version import __version__
 from .batch import PlayoutResult, expand, expand_all_rolls, playout
 from .bots import Bot, CubeAction
 from .core.dice import ROLL_WEIGHTS, ROLLS

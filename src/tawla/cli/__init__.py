@@ -19,6 +19,7 @@ import argparse
 import os
 import sys
 
+from .._version import __version__
 from ..errors import ConfigError, InvalidDice, TawlaError
 from . import analyze, bench, board, moves, selfplay
 from .analyze import sample_files
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tawla", description="A fast, exact rules engine for the backgammon family.",
         epilog="Exit status: 0 success, 1 bad data (a malformed ID, an illegal play in a record, an "
                "unreadable file), 2 usage error (bad options, dice text or ruleset).")
+    p.add_argument("--version", action="version", version=f"tawla {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.add_parser(sub)
