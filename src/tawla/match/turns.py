@@ -178,8 +178,9 @@ class TurnsMixin(GamesMixin):
         ------
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
         """
-        player = self._require_turn(player, "roll", "roll")
-        t = self._now()
+        if type(player) is not int or player != self._turn or self._phase != "roll":
+            player = self._require_turn(player, "roll", "roll")
+        t = self._now() if self._clock is not None else None
         self._do_roll(player, t, "roll")
 
     def _do_roll(self, player, t, via):
@@ -205,7 +206,8 @@ class TurnsMixin(GamesMixin):
             self._finish_turn(m.after, m.steps, "forced", t)
         else:
             self._phase = "move"
-            self._set_timers("move", t)
+            if t is not None or self._timers:
+                self._set_timers("move", t)
 
     @action
     def step(self, player, from_point, to_point, dice=None):
@@ -238,7 +240,7 @@ class TurnsMixin(GamesMixin):
                                    dice, self.ruleset, self._engine)
         chosen, hops, lit = got if got is not None else self._choose_step(from_point, to_point, dice, legal)
         a, b, die, hit = chosen
-        t = self._now()
+        t = self._now() if self._clock is not None else None
         k = len(self._played)
         self._played = self._played + (chosen,)
         self._hops = hops
@@ -247,7 +249,7 @@ class TurnsMixin(GamesMixin):
                              "dice": [die] if type(die) is int else list(die), "hit": hit})
         if lit[1]:  # the step ended the game
             self._finish_turn(*self._board_and_steps(), "steps", t)
-        else:
+        elif t is not None:
             self._restart_step_timer(t)
 
     def _choose_step(self, from_point, to_point, dice, legal) -> tuple:
@@ -321,10 +323,11 @@ class TurnsMixin(GamesMixin):
         ------
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
         """
-        player = self._require_turn(player, "move", "undo")
+        if type(player) is not int or player != self._turn or self._phase != "move":
+            player = self._require_turn(player, "move", "undo")
         if not self._played:
             raise InvalidAction("no step to undo")
-        t = self._now()
+        t = self._now() if self._clock is not None else None
         last = self._played[-1]
         k = len(self._played)
         self._played = self._played[:-1]
@@ -342,14 +345,15 @@ class TurnsMixin(GamesMixin):
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
             Steps remain to be played.
         """
-        player = self._require_turn(player, "move", "confirm")
+        if type(player) is not int or player != self._turn or self._phase != "move":
+            player = self._require_turn(player, "move", "confirm")
         if not self._played:
             raise InvalidAction("no step made yet: play the dice first")
         left = self._lit()[0]
         if left:
             raise InvalidAction(f"the turn is not complete: legal next steps "
                                 f"{', '.join(map(str, left[:8]))}")
-        t = self._now()
+        t = self._now() if self._clock is not None else None
         self._events.append({"type": "confirm", "t": t, "player": player})
         self._finish_turn(*self._board_and_steps(), "steps", t)
 
@@ -368,7 +372,8 @@ class TurnsMixin(GamesMixin):
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
         tawla.errors.IllegalMove, tawla.errors.AmbiguousMove
         """
-        player = self._require_turn(player, "move", "play")
+        if type(player) is not int or player != self._turn or self._phase != "move":
+            player = self._require_turn(player, "move", "play")
         if self._played:
             raise InvalidAction("play() takes a whole move before any step; undo the steps, or "
                                 "continue step by step")
@@ -382,7 +387,7 @@ class TurnsMixin(GamesMixin):
         else:
             raise IllegalMove(f"play() takes a Move or move text, not {type(move).__name__}",
                               text=str(move))
-        t = self._now()
+        t = self._now() if self._clock is not None else None
         text = native.format_steps(m.steps)  # str(m)
         self._events.append({"type": "play", "t": t, "player": player, "move": text,
                              "steps": [[s[0], s[1], s[2]] for s in m.steps]})
