@@ -337,15 +337,105 @@ def turn_lit(bytes start_row, dice, played_hops, Params params):
     tawla.errors.IllegalMove
         As :func:`turn_steps`.
     """
-    cdef tw_turn *T = _play(start_row, dice, played_hops, params)
+    return _lit_of(_play(start_row, dice, played_hops, params))
+
+
+cdef tuple _lit_of(tw_turn *T):
+    """``(steps, ended)`` of a turn after its hops, as :func:`turn_lit` returns them."""
     cdef tw_step singles[TW_MAX_STEPS]
     cdef tw_path comb[TW_MAX_PATHS]
     cdef int ns, nc, i
     ns = tw_turn_steps(T, singles, comb, &nc)
-    out = [_step(singles[i].p, singles[i].t, singles[i].d, singles[i].hit) for i in range(ns)]
-    for i in range(nc):
-        out.append(_comb(&comb[i]))
-    return tuple(out), True if T.ended else False
+    cdef tuple out = PyTuple_New(ns + nc)
+    for i in range(ns + nc):
+        s = _step(singles[i].p, singles[i].t, singles[i].d, singles[i].hit) if i < ns else _comb(&comb[i - ns])
+        Py_INCREF(s)
+        PyTuple_SET_ITEM(out, i, s)
+    return out, True if T.ended else False
+
+
+def turn_step(bytes start_row, dice, tuple played_hops, tuple lit, int from_point, int to_point, want,
+              Params params):
+    """One step of a turn as the match makes it: the only lit step from ``from_point`` to
+    ``to_point`` (with the die ``want``: None for any, an int for a single step, the tuple of
+    dice of a combined one), the hops after it and what is lit then.
+
+    Parameters
+    ----------
+    start_row : bytes
+        The packed row at the start of the turn (56 bytes, mover's seat).
+    dice : (int, int)
+    played_hops : tuple of (from_point, to_point, die)
+        The single hops already made this turn.
+    lit : tuple of tawla.Step
+        The steps lit after ``played_hops`` (:func:`turn_lit`).
+    from_point, to_point : int
+    want : None, int or tuple of int
+        A tuple of one die is that die; anything else (a list, numpy integers) gives None.
+    params : Params
+
+    Returns
+    -------
+    (Step, tuple, (tuple, bool)) or None
+        The step, the single hops after it and :func:`turn_lit` of them; None when no lit
+        step or more than one matches (the caller then reports or resolves it).
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        A played hop that was not a legal next step.
+    """
+    cdef tuple st, chosen = None
+    cdef int p, q, i
+    cdef long x, y
+    cdef bint any_die = want is None, want_int = type(want) is int
+    cdef long w = 0
+    if type(want) is tuple:
+        if not want:
+            return None
+        for x in <tuple> want:
+            if type(x) is not int:
+                return None
+        if len(<tuple> want) == 1:
+            want = (<tuple> want)[0]
+            want_int = 1
+    elif not any_die and not want_int:
+        return None
+    if want_int:
+        w = want
+    for s in lit:
+        st = <tuple> s
+        x, y = st[0], st[1]
+        if x != from_point or y != to_point:
+            continue
+        d = st[2]
+        if not any_die:
+            if type(d) is int:
+                x = d
+                if not want_int or x != w:
+                    continue
+            elif want_int or d != want:
+                continue
+        if chosen is not None:
+            return None
+        chosen = st
+    if chosen is None:
+        return None
+    d = chosen[2]
+    if type(d) is int:
+        hops = played_hops + ((from_point, to_point, d),)
+    else:
+        p = from_point
+        new = []
+        for i in range(len(<tuple> d)):
+            q = (<tuple> d)[i]
+            q = p - q
+            if q < 1:
+                q = 0
+            new.append((p, q, (<tuple> d)[i]))
+            p = q
+        hops = played_hops + tuple(new)
+    return chosen, hops, _lit_of(_play(start_row, dice, hops, params))
 
 
 def play_hops(bytes row, played_hops, Params params):

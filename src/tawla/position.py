@@ -29,7 +29,7 @@ from .rules import Ruleset, get_ruleset
 from .reference.scoring import is_frozen
 from .rules.validation import validate_row
 
-__all__ = ["Position", "GameResult", "positions_to_array", "array_to_positions",
+__all__ = ["Position", "GameResult", "position_of", "positions_to_array", "array_to_positions",
            "ids_to_array", "array_to_ids"]
 
 
@@ -416,6 +416,21 @@ class Position:
 
     def __str__(self):
         return _diagram(self)
+
+
+_new_object = object.__new__
+_set_row, _set_ruleset, _set_hash = (Position._row.__set__, Position._ruleset.__set__,
+                                     Position._hash.__set__)
+
+
+def position_of(row: bytes, ruleset: Ruleset) -> Position:
+    """``Position(row, ruleset)`` for a row known valid, its slots set directly (the match
+    engine builds one per turn)."""
+    pos = _new_object(Position)
+    _set_row(pos, row)
+    _set_ruleset(pos, ruleset)
+    _set_hash(pos, None)
+    return pos
 
 
 def _board_ruleset(ruleset, what: str) -> Ruleset:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..errors import InvalidAction
 from ..native import flip_row, format_steps, game_result
-from ..position import Position
+from ..position import position_of
 from ..reference.scoring import opening_roll
 from ..rules.match_play import crawford_game, jacoby_points
 from .timers import TimersMixin
@@ -77,7 +77,7 @@ class GamesMixin(TimersMixin):
         res = game_result(row, r, cube)
         self._dice, self._played = None, ()
         self._clear_turn()
-        self._start = Position(row, r)
+        self._start = position_of(row, r)
         self._turn = 1 - p
         if res is not None:
             if res.winner is None:
@@ -88,7 +88,8 @@ class GamesMixin(TimersMixin):
                 self._end_game(winner, res.kind, self._jacoby(res.kind, res.points), reason, t)
             return
         self._phase = "roll"
-        self._set_timers("roll", t)
+        if t is not None or self._timers:
+            self._set_timers("roll", t)
 
     def _jacoby(self, kind, points):
         """§2.4 Jacoby (D19): money sessions only, gammons count single while the cube is at 1."""

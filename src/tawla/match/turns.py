@@ -178,8 +178,9 @@ class TurnsMixin(GamesMixin):
         ------
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
         """
-        player = self._require_turn(player, "roll", "roll")
-        t = self._now()
+        if type(player) is not int or player != self._turn or self._phase != "roll":
+            player = self._require_turn(player, "roll", "roll")
+        t = self._now() if self._clock is not None else None
         self._do_roll(player, t, "roll")
 
     def _do_roll(self, player, t, via):
@@ -205,7 +206,8 @@ class TurnsMixin(GamesMixin):
             self._finish_turn(m.after, m.steps, "forced", t)
         else:
             self._phase = "move"
-            self._set_timers("move", t)
+            if t is not None or self._timers:
+                self._set_timers("move", t)
 
     @action
     def step(self, player, from_point, to_point, dice=None):
@@ -229,13 +231,37 @@ class TurnsMixin(GamesMixin):
         tawla.errors.AmbiguousMove
             Several paths with different dice or hits; ``.legal`` lists them.
         """
-        player = self._require_turn(player, "move", "move")
-        if not (type(from_point) is int and type(to_point) is int
-                and 0 <= from_point <= 25 and 0 <= to_point <= 25):
-            for v in (from_point, to_point):
-                if not _is_int(v) or not 0 <= v <= 25:
-                    raise IllegalMove(f"a point is an integer 0..25, not {v!r}", text=str(v))
+        if type(player) is not int or player != self._turn or self._phase != "move":
+            player = self._require_turn(player, "move", "move")
         legal = self._lit()[0]
+        got = None
+        if type(from_point) is int and type(to_point) is int and 0 <= from_point <= 25 and 0 <= to_point <= 25:
+            got = native.turn_step(self._start.row, self._dice, self._hops, legal, from_point, to_point,
+                                   dice, self.ruleset, self._engine)
+        chosen, hops, lit = got if got is not None else self._choose_step(from_point, to_point, dice, legal)
+        a, b, die, hit = chosen
+        t = self._now() if self._clock is not None else None
+        k = len(self._played)
+        self._played = self._played + (chosen,)
+        self._hops = hops
+        self._lits = self._lits[:k + 1] + (lit,)
+        self._events.append({"type": "step", "t": t, "player": player, "from": a, "to": b,
+                             "dice": [die] if type(die) is int else list(die), "hit": hit})
+        if lit[1]:  # the step ended the game
+            self._finish_turn(*self._board_and_steps(), "steps", t)
+        elif t is not None:
+            self._restart_step_timer(t)
+
+    def _choose_step(self, from_point, to_point, dice, legal) -> tuple:
+        """:meth:`step`'s checks and choice: ``(step, hops after it, lit after it)``.
+
+        Raises
+        ------
+        tawla.errors.IllegalMove, tawla.errors.AmbiguousMove
+        """
+        for v in (from_point, to_point):
+            if not _is_int(v) or not 0 <= v <= 25:
+                raise IllegalMove(f"a point is an integer 0..25, not {v!r}", text=str(v))
         if dice is None:
             want = None
             cands = [s for s in legal if s[0] == from_point and s[1] == to_point]
@@ -260,20 +286,8 @@ class TurnsMixin(GamesMixin):
                 and (type(die) is int or type(die) is tuple)):  # plain JSON types for the log
             die = tuple(int(d) for d in die) if isinstance(die, tuple) else int(die)
             chosen = Step(int(a), int(b), die, bool(hit))
-            a, b, hit = chosen[0], chosen[1], chosen[3]
-        hops = self._hops + (((a, b, die),) if type(die) is int else step_hops(chosen))
-        lit = self._lit_after(hops)
-        t = self._now()
-        k = len(self._played)
-        self._played = self._played + (chosen,)
-        self._hops = hops
-        self._lits = self._lits[:k + 1] + (lit,)
-        self._events.append({"type": "step", "t": t, "player": player, "from": a, "to": b,
-                             "dice": [die] if type(die) is int else list(die), "hit": hit})
-        if lit[1]:  # the step ended the game
-            self._finish_turn(*self._board_and_steps(), "steps", t)
-        else:
-            self._restart_step_timer(t)
+        hops = self._hops + (((chosen[0], chosen[1], die),) if type(die) is int else step_hops(chosen))
+        return chosen, hops, self._lit_after(hops)
 
     def _check_unambiguous(self, from_point, to_point, cands):
         """Several lit steps go from ``from_point`` to ``to_point``: they must all lead to the
@@ -309,10 +323,11 @@ class TurnsMixin(GamesMixin):
         ------
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
         """
-        player = self._require_turn(player, "move", "undo")
+        if type(player) is not int or player != self._turn or self._phase != "move":
+            player = self._require_turn(player, "move", "undo")
         if not self._played:
             raise InvalidAction("no step to undo")
-        t = self._now()
+        t = self._now() if self._clock is not None else None
         last = self._played[-1]
         k = len(self._played)
         self._played = self._played[:-1]
@@ -330,14 +345,15 @@ class TurnsMixin(GamesMixin):
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
             Steps remain to be played.
         """
-        player = self._require_turn(player, "move", "confirm")
+        if type(player) is not int or player != self._turn or self._phase != "move":
+            player = self._require_turn(player, "move", "confirm")
         if not self._played:
             raise InvalidAction("no step made yet: play the dice first")
         left = self._lit()[0]
         if left:
             raise InvalidAction(f"the turn is not complete: legal next steps "
                                 f"{', '.join(map(str, left[:8]))}")
-        t = self._now()
+        t = self._now() if self._clock is not None else None
         self._events.append({"type": "confirm", "t": t, "player": player})
         self._finish_turn(*self._board_and_steps(), "steps", t)
 
@@ -356,7 +372,8 @@ class TurnsMixin(GamesMixin):
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
         tawla.errors.IllegalMove, tawla.errors.AmbiguousMove
         """
-        player = self._require_turn(player, "move", "play")
+        if type(player) is not int or player != self._turn or self._phase != "move":
+            player = self._require_turn(player, "move", "play")
         if self._played:
             raise InvalidAction("play() takes a whole move before any step; undo the steps, or "
                                 "continue step by step")
@@ -370,7 +387,7 @@ class TurnsMixin(GamesMixin):
         else:
             raise IllegalMove(f"play() takes a Move or move text, not {type(move).__name__}",
                               text=str(move))
-        t = self._now()
+        t = self._now() if self._clock is not None else None
         text = native.format_steps(m.steps)  # str(m)
         self._events.append({"type": "play", "t": t, "player": player, "move": text,
                              "steps": [[s[0], s[1], s[2]] for s in m.steps]})

@@ -44,6 +44,7 @@ else:
 _fast_turn = _fast is not None and hasattr(_fast, "turn_steps") and hasattr(_fast, "turn_finals")
 _fast_match = _fast is not None and all(hasattr(_fast, f) for f in ("legal_moves", "count_moves", "throw_dice",
                                                                     "format_steps", "turn_lit", "play_hops"))
+_fast_step = _fast_match and _fast_turn and hasattr(_fast, "turn_step")
 
 fast_bearoff = _bearoff
 """The compiled bear-off database builders, or None (the evaluation layer then builds the
@@ -52,8 +53,9 @@ fast_eval = _evaluate_c
 """The compiled evaluators, or None (the evaluation layer then uses its numpy twins)."""
 
 __all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
-           "legal_sequences", "legal_moves", "count_moves", "validate_rows", "is_over", "game_result", "expand", "expand_all_rolls", "playout",
-           "turn_engine", "turn_steps", "turn_lit", "turn_finals", "play_hops", "throw_dice", "format_steps", "fast_bearoff", "fast_eval"]
+           "legal_sequences", "legal_moves", "count_moves", "validate_rows", "is_over", "game_result", "expand",
+           "expand_all_rolls", "playout", "turn_engine", "turn_steps", "turn_lit", "turn_step", "turn_finals",
+           "play_hops", "throw_dice", "format_steps", "fast_bearoff", "fast_eval"]
 
 
 def available() -> bool:
@@ -281,6 +283,24 @@ def turn_lit(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> t
         return _fast.turn_lit(row, dice, played_hops, _turn_params(r))
     singles, combined, ended = turn_steps(row, dice, played_hops, r, engine)
     return tuple(x if type(x) is Step else Step._make(x) for x in (*singles, *combined)), bool(ended)
+
+
+def turn_step(row: bytes, dice: tuple, played_hops: tuple, lit: tuple, from_point: int, to_point: int,
+              want, r: Ruleset, engine=None):
+    """One step of a turn in one compiled call: the only step of ``lit`` (:func:`turn_lit` of
+    ``played_hops``) from ``from_point`` to ``to_point`` with the die ``want`` (None: any; an
+    int for a single step, the tuple of dice of a combined one), the single hops after it and
+    :func:`turn_lit` of those.
+
+    Returns
+    -------
+    (Step, tuple, (tuple, bool)) or None
+        None when no step or several match, or without the compiled engine: the caller then
+        chooses the step itself.
+    """
+    if _fast_step and resolve_engine(engine) == "fast":
+        return _fast.turn_step(row, dice, played_hops, lit, from_point, to_point, want, _turn_params(r))
+    return None
 
 
 def turn_finals(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> list:
