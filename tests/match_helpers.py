@@ -71,3 +71,24 @@ def end_game_by_resignation(m, loser, kind="single"):
         raise AssertionError(m.phase)
     m.resign(loser, kind)
     m.accept_resignation(1 - loser)
+
+
+def random_move_action(m, p, rng, *, by_steps: bool, undo_below: float = 0.0, x: float = 1.0):
+    """One random legal action of player ``p`` in the move phase of ``m``.
+
+    ``x < undo_below`` (with steps made) takes one back; ``by_steps`` (or steps already
+    made) plays a random lit step, or confirms once nothing is lit; otherwise a random
+    whole move of ``legal_moves`` is played. ``rng`` is a numpy Generator.
+    """
+    if m.played_steps and x < undo_below:
+        m.undo(p)
+    elif m.played_steps or by_steps:
+        ls = m.legal_steps()
+        if ls:
+            s = ls[int(rng.integers(len(ls)))]
+            m.step(p, s.from_point, s.to_point, dice=s.dice)
+        else:
+            m.confirm(p)
+    else:
+        ms = m.legal_moves()
+        m.play(p, ms[int(rng.integers(len(ms)))])

@@ -17,7 +17,8 @@ import tawla
 from tawla import errors
 from tawla.formats.matfile import parse_match
 from tawla.match import Match
-from match_helpers import Clock, craft, end_game_by_resignation, pos, snapshot_unchanged, to_roll_phase
+from match_helpers import (Clock, craft, end_game_by_resignation, pos, random_move_action, snapshot_unchanged,
+                           to_roll_phase)
 
 
 # --- flow ---------------------------------------------------------------------------------------
@@ -388,18 +389,7 @@ def random_play(m, rng, steps=4000, cube=True, clock=None, check=None):
         elif m.phase == "resign":
             (m.accept_resignation if x < 0.5 else m.reject_resignation)(p)
         elif m.phase == "move":
-            if m.played_steps and x < 0.1:
-                m.undo(p)
-            elif m.played_steps or x < 0.5:
-                ls = m.legal_steps()
-                if ls:
-                    s = ls[int(rng.integers(len(ls)))]
-                    m.step(p, s.from_point, s.to_point, dice=s.dice)
-                else:
-                    m.confirm(p)
-            else:
-                ms = m.legal_moves()
-                m.play(p, ms[int(rng.integers(len(ms)))])
+            random_move_action(m, p, rng, by_steps=x < 0.5, undo_below=0.1, x=x)
         if check is not None:
             check(m)
     return m

@@ -19,6 +19,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 import tawla
 from tawla import errors
 from tawla.match import PHASES, Match
+from match_helpers import random_move_action
 
 
 class Clock:
@@ -73,18 +74,7 @@ def legal_action(m, rng, clock=None):
     elif m.phase == "resign":
         (m.accept_resignation if x < 0.4 else m.reject_resignation)(p)
     elif m.phase == "move":
-        if m.played_steps and x < 0.08:
-            m.undo(p)
-        elif m.played_steps or x < 0.5:
-            ls = m.legal_steps()
-            if ls:
-                s = ls[int(rng.integers(len(ls)))]
-                m.step(p, s.from_point, s.to_point, dice=s.dice)
-            else:
-                m.confirm(p)
-        else:
-            ms = m.legal_moves()
-            m.play(p, ms[int(rng.integers(len(ms)))])
+        random_move_action(m, p, rng, by_steps=x < 0.5, undo_below=0.08, x=x)
 
 
 class MatchMachine(RuleBasedStateMachine):

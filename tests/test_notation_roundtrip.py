@@ -23,6 +23,7 @@ from tawla.core.steps import Step, format_steps
 from tawla.match import Match
 from tawla.notation import fitting_moves, hit_points, written_hits
 from tawla.reference import engine as ref
+from match_helpers import random_move_action
 
 BG = tawla.get_ruleset("backgammon")
 
@@ -174,16 +175,7 @@ def _drive(m, rng, stepwise=0.6):
         elif m.phase == "resign":
             m.accept_resignation(p)
         elif m.phase == "move":
-            if turn_by_steps:
-                ls = m.legal_steps()
-                if ls:
-                    s = ls[int(rng.integers(len(ls)))]
-                    m.step(p, s.from_point, s.to_point, dice=s.dice)
-                else:
-                    m.confirm(p)
-            else:
-                ms = m.legal_moves()
-                m.play(p, ms[int(rng.integers(len(ms)))])
+            random_move_action(m, p, rng, by_steps=turn_by_steps)
     return m
 
 
