@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 
 import numpy as np
 
@@ -43,8 +44,32 @@ FORMAT = "tawla-match"
 VERSION = 1
 
 
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
-_dumps = _ENCODER.encode  # json.dumps(obj, sort_keys=True, separators=(",", ":"))
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)
+_dumps = _ENCODER.encode  # json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def _refuse_constant(name):
+    raise FormatError(f"not a finite number: {name}")
+
+
+def _finite_float(text):
+    x = float(text)
+    if not math.isfinite(x):
+        raise FormatError(f"not a finite number: {text}")
+    return x
+
+
+def _check_finite(obj):
+    """Refuse a float that is not finite anywhere in a document given as a dict."""
+    if isinstance(obj, float):
+        if not math.isfinite(obj):
+            raise FormatError(f"not a finite number: {obj!r}")
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _check_finite(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _check_finite(v)
 
 
 def _rng_state_to_json(obj):
@@ -58,12 +83,70 @@ def _rng_state_to_json(obj):
     return obj
 
 
-def _rng_state_from_json(obj):
-    if isinstance(obj, dict):
-        if set(obj) == {"ndarray", "data"}:
-            return np.asarray(obj["data"], dtype=obj["ndarray"])
-        return {k: _rng_state_from_json(v) for k, v in obj.items()}
-    return obj
+_U32, _U64, _U128 = 2**32 - 1, 2**64 - 1, 2**128 - 1
+_PCG_STATE = {"state": {"state": _U128, "inc": _U128}, "has_uint32": 1, "uinteger": _U32}
+_BIT_GENERATORS = {
+    "PCG64": (np.random.PCG64, _PCG_STATE),
+    "PCG64DXSM": (np.random.PCG64DXSM, _PCG_STATE),
+    "MT19937": (np.random.MT19937, {"state": {"key": ("uint32", 624, _U32), "pos": 624}}),
+    "Philox": (np.random.Philox, {"state": {"counter": ("uint64", 4, _U64), "key": ("uint64", 2, _U64)},
+                                  "buffer": ("uint64", 4, _U64), "buffer_pos": 4,
+                                  "has_uint32": 1, "uinteger": _U32}),
+    "SFC64": (np.random.SFC64, {"state": {"state": ("uint64", 4, _U64)}, "has_uint32": 1,
+                                "uinteger": _U32}),
+}
+"""The bit generators a document may name: their class and the layout of their state (an
+int field by its largest value, an array by (dtype, length, largest value), a dict by its
+fields)."""
+
+
+def _uint_at_most(v, top) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 0 <= v <= top
+
+
+def _state_from_layout(obj, layout, where):
+    """``obj`` (JSON data) checked against ``layout`` and converted (arrays as ndarrays)."""
+    if not isinstance(obj, dict) or set(obj) != set(layout):
+        raise FormatError(f"cannot restore the random generator: {where} must have the fields "
+                          f"{sorted(layout)}")
+    out = {}
+    for k, spec in layout.items():
+        v = obj[k]
+        if isinstance(spec, dict):
+            out[k] = _state_from_layout(v, spec, f"{where}.{k}")
+        elif isinstance(spec, tuple):
+            dtype, n, top = spec
+            ok = (isinstance(v, dict) and set(v) == {"ndarray", "data"} and v["ndarray"] == dtype
+                  and isinstance(v["data"], list) and len(v["data"]) == n
+                  and all(_uint_at_most(x, top) for x in v["data"]))
+            if not ok:
+                raise FormatError(f"cannot restore the random generator: {where}.{k} must be "
+                                  f'{{"ndarray": "{dtype}", "data": [{n} integers]}}')
+            out[k] = np.array(v["data"], dtype=dtype)
+        elif _uint_at_most(v, spec):
+            out[k] = int(v)
+        else:
+            raise FormatError(f"cannot restore the random generator: {where}.{k} must be an "
+                              f"integer in 0..{spec}, not {v!r}")
+    return out
+
+
+def _checked_rng_state(state):
+    """The bit generator class and the numpy state of a JSON generator state, validated.
+
+    Raises
+    ------
+    tawla.errors.FormatError
+        A generator other than PCG64, PCG64DXSM, MT19937, Philox or SFC64, or a state that
+        is not of its layout.
+    """
+    name = state.get("bit_generator") if isinstance(state, dict) else None
+    if not isinstance(name, str) or name not in _BIT_GENERATORS:
+        raise FormatError(f"cannot restore the random generator: unknown bit generator {name!r} "
+                          f"(known: {', '.join(_BIT_GENERATORS)})")
+    cls, layout = _BIT_GENERATORS[name]
+    rest = {k: v for k, v in state.items() if k != "bit_generator"}
+    return cls, {"bit_generator": name, **_state_from_layout(rest, layout, "rng")}
 
 
 def make_rng(rng) -> np.random.Generator:
@@ -83,10 +166,11 @@ def make_rng(rng) -> np.random.Generator:
 
 
 def _rng_from_state(state) -> np.random.Generator:
+    cls, np_state = _checked_rng_state(state)
+    bitgen = cls(0)
     try:
-        bitgen = getattr(np.random, state["bit_generator"])()
-        bitgen.state = _rng_state_from_json(state)
-    except (AttributeError, KeyError, TypeError, ValueError) as e:
+        bitgen.state = np_state
+    except (TypeError, ValueError) as e:  # pragma: no cover - the layout was checked
         raise FormatError(f"cannot restore the random generator: {e}") from None
     return np.random.Generator(bitgen)
 
@@ -94,10 +178,11 @@ def _rng_from_state(state) -> np.random.Generator:
 def _load(data) -> dict:
     if isinstance(data, (str, bytes, bytearray)):
         try:
-            data = json.loads(data)
+            data = json.loads(data, parse_constant=_refuse_constant, parse_float=_finite_float)
         except ValueError as e:
             raise FormatError(f"not JSON: {e}") from None
     elif isinstance(data, dict):
+        _check_finite(data)
         data = copy.deepcopy(data)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise FormatError(f"not a {FORMAT} document")
@@ -216,6 +301,7 @@ class RecordMixin(TurnsMixin):
         data = _load(data)
         try:
             cfg, st = data["config"], data["state"]
+            _checked_rng_state(cfg["rng"])
             m = cls._from_config(cfg, _rng_from_state(st["rng"]), clock, timeout_policy)
             r = m.ruleset
             m._phase = st["phase"]
