@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
 
 import numpy as np
 
 from ..errors import ConfigError, InvalidAction, NotYourTurn
 from ..native import resolve_engine, throw_dice
 
-__all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "MatchBase"]
+__all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "finite", "MatchBase"]
 
 PHASES = ("roll", "move", "double", "resign", "over")
 """The phases of a match (see :mod:`tawla.match`)."""
@@ -63,6 +64,14 @@ def action(fn):
             self._rng_saved = None
 
     return wrapper
+
+
+def finite(x) -> bool:
+    """Whether the real number ``x`` is finite as a float (an int too large for one is not)."""
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
 
 
 def check_player(player) -> int:
@@ -147,6 +156,8 @@ class MatchBase:
             t = t.item()
         if isinstance(t, bool) or not isinstance(t, (int, float)):
             raise ConfigError(f"clock() must return a number of seconds, not {t!r}")
+        if not finite(t):
+            raise InvalidAction(f"clock() returned {t!r}, not a finite number of seconds")
         return t
 
     def _throw_dice(self) -> tuple:

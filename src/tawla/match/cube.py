@@ -164,7 +164,8 @@ class CubeMixin(GamesMixin):
         t = self._now()
         self._offer = {"player": player, "kind": kind, "points": points}
         self._resume = self._phase
-        self._paused = ({k: v - t for k, v in self._timers.items()} if t is not None else None)
+        self._paused = (self._checked_timers({k: v - t for k, v in self._timers.items()})
+                        if t is not None else None)
         self._phase = "resign"
         self._set_timers("offer", t)
         self._emit(t, "resign", player=player, kind=kind, points=points)
@@ -201,6 +202,6 @@ class CubeMixin(GamesMixin):
 
     def _do_reject(self, t):
         self._phase = self._resume
-        self._timers = ({k: t + v for k, v in self._paused.items()}
+        self._timers = (self._checked_timers({k: t + v for k, v in self._paused.items()})
                         if self._paused is not None and t is not None else {})
         self._offer = self._resume = self._paused = None

@@ -36,6 +36,7 @@ from typing import Mapping
 
 from ..errors import ConfigError, UnsupportedRuleset
 from ..rules import RULESET_IDS, applicable_options, get_ruleset
+from .base import finite
 
 __all__ = ["HouseRules", "get_house", "HOUSE_NAMES"]
 
@@ -213,12 +214,17 @@ HOUSE_NAMES = tuple(_PROFILES)
 
 def _validate(h: HouseRules) -> None:
     def positive_or_none(name, v):
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0):
-            raise ConfigError(f"{name} must be a positive number of seconds or None, not {v!r}")
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0
+                              or not finite(v)):
+            raise ConfigError(f"{name} must be a positive finite number of seconds or None, "
+                              f"not {v!r}")
 
     positive_or_none("turn_time", h.turn_time)
     positive_or_none("step_time", h.step_time)
     positive_or_none("grace_period", h.grace_period)
+    if h.turn_time_choices is not None and any(isinstance(c, float) and not finite(c)
+                                               for c in h.turn_time_choices):
+        raise ConfigError(f"turn_time_choices are finite numbers or None, not {h.turn_time_choices!r}")
     if h.turn_time_choices is not None and h.turn_time not in h.turn_time_choices:
         raise ConfigError(f"the {h.name} house's turn timer is one of "
                             f"{', '.join(map(str, h.turn_time_choices))} s, not {h.turn_time!r}")
@@ -262,7 +268,8 @@ def get_house(name, **overrides) -> HouseRules:
     Raises
     ------
     tawla.errors.ConfigError
-        Unknown profile name or field, or a value the profile does not allow (a federation
+        Unknown profile name or field, a timer or grace period that is not a positive finite
+        number or None, or a value the profile does not allow (a federation
         turn timer other than 30/45/60/90 s or None, a negative stake, a default length
         that is not allowed, ...).
     tawla.errors.UnsupportedRuleset

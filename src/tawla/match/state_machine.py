@@ -39,6 +39,7 @@ class Match(RecordMixin, TableMixin, MatExportMixin):
         Where the dice come from (required). A Generator is used, and advanced, in place.
     clock : callable, optional
         ``clock() -> float`` seconds; read once per action to stamp events and set deadlines.
+        A time that is not a finite number makes the action raise InvalidAction.
         Without a clock, events carry ``t: null`` and there are no timers.
     timeout_policy : callable, optional
         ``policy(position, dice, played_steps, candidates) -> Move`` for :meth:`on_timeout`;
@@ -57,7 +58,7 @@ class Match(RecordMixin, TableMixin, MatExportMixin):
     tawla.errors.UnsupportedRuleset
         Unknown ruleset, or a ruleset the house does not offer (a ConfigError too).
     tawla.errors.InvalidAction
-        Not two players.
+        Not two players, or a clock time (``clock()``) that is not a finite number.
     tawla.errors.TawlaError
         No ``rng``.
     """

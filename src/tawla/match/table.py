@@ -9,7 +9,7 @@ is handled by ``on_timeout``).
 from __future__ import annotations
 
 from ..errors import InvalidAction
-from .base import action, check_player
+from .base import action, check_player, finite
 from .cube import CubeMixin
 
 __all__ = ["TableMixin"]
@@ -78,6 +78,8 @@ class TableMixin(CubeMixin):
         away = list(self._away)
         away[player] = t if t is not None else 0
         self._away = away
+        if not all(finite(d) for d in self._grace_deadlines()):
+            raise InvalidAction(f"the grace period from {t!r} ends past the range of a float")
         self._emit(t, "disconnect", player=player)
 
     @action

@@ -18,13 +18,28 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidAction
-from .base import MatchBase, action
+from .base import MatchBase, action, finite
 
 __all__ = ["TimersMixin"]
 
 
 class TimersMixin(MatchBase):
     """Deadlines and their expiry (RULES.md §1.9, house timers)."""
+
+    @staticmethod
+    def _checked_timers(timers: dict) -> dict:
+        """``timers`` (deadlines, or the time left on paused clocks), once every value in
+        it is a finite number.
+
+        Raises
+        ------
+        tawla.errors.InvalidAction
+            A value past the range of a float (a clock time near it plus a limit).
+        """
+        for k, v in timers.items():
+            if not finite(v):
+                raise InvalidAction(f"the {k} timer {v!r} is not a finite number of seconds")
+        return timers
 
     def _set_timers(self, kind, t):
         """Start the timers of a phase (``"roll"``, ``"move"``, ``"offer"``) at time t (no
@@ -45,12 +60,13 @@ class TimersMixin(MatchBase):
                 limit = h.step_time or h.turn_time
                 if limit:
                     timers["offer"] = t + limit
+            self._checked_timers(timers)
         self._timers = timers
 
     def _restart_step_timer(self, t):
         """A step or an undo at time t starts the step clock again."""
         if self.house.step_time and t is not None:
-            self._timers = {**self._timers, "step": t + self.house.step_time}
+            self._timers = self._checked_timers({**self._timers, "step": t + self.house.step_time})
 
     @property
     def deadline(self):
@@ -82,12 +98,13 @@ class TimersMixin(MatchBase):
         Raises
         ------
         tawla.errors.InvalidAction
-            No deadline, or ``now`` is before it; a policy that chose no candidate.
+            ``now`` not a finite number, no deadline, or ``now`` is before it; a policy that
+            chose no candidate.
         """
         if isinstance(now, np.generic):
             now = now.item()
-        if isinstance(now, bool) or not isinstance(now, (int, float)):
-            raise InvalidAction(f"now must be a number of seconds, not {now!r}")
+        if isinstance(now, bool) or not isinstance(now, (int, float)) or not finite(now):
+            raise InvalidAction(f"now must be a finite number of seconds, not {now!r}")
         if self._phase == "over":
             raise InvalidAction("the match is over")
         dl = self.deadline
