@@ -294,7 +294,9 @@ class RecordMixin(TurnsMixin):
         Raises
         ------
         tawla.errors.FormatError
-            Not a document of this format and version, or a state that does not hold.
+            Not a document of this format and version, a number that is not finite, a random
+            generator other than numpy's PCG64, PCG64DXSM, MT19937, Philox or SFC64 or a
+            state not of its layout, or a state that does not hold.
         tawla.errors.IllegalMove
             Saved steps of the turn in progress that are not legal.
         """
