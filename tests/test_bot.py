@@ -53,13 +53,15 @@ def test_bot_returns_legal_moves(rs, level, samples):
     rng = np.random.default_rng(11)
     for pos in samples[rs][:: max(1, len(samples[rs]) // 6)]:
         if pos.result() is not None:
-            assert bot.choose(pos, (3, 1)) is None
+            with pytest.raises(tawla.errors.InvalidAction):
+                bot.choose(pos, (3, 1))
             continue
         dice = tuple(int(x) for x in rng.integers(1, 7, 2))
         m = bot.choose(pos, dice)
         legal = pos.legal_moves(dice)
         if not legal:
-            assert m is None
+            assert m.is_pass and m.dice == dice and m.after == pos.row
+            assert pos.play(m) == pos.play(None, dice) == pos.flip()
         else:
             assert m in legal
             pos.play(m)
@@ -266,3 +268,24 @@ def test_search_values_equal_plain_expectimax(rs, samples):
         if checked == 2:
             break
     assert checked == 2
+
+
+def test_a_pass_is_a_move_the_position_plays():
+    r = tawla.get_ruleset("backgammon")
+    start = r.initial_position()
+    with pytest.raises(tawla.errors.IllegalMove):
+        start.play(None, (6, 5))  # a pass is legal only when no move is
+    with pytest.raises(tawla.errors.InvalidDice):
+        start.play(None)
+    closed = tawla.Position.from_points(r, {6: 13}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 1: 3}, bar=(2, 0))
+    m = tawla.Bot(r, "ply0").choose(closed, (6, 6))
+    assert m.is_pass and closed.play(m) == closed.play(None, (6, 6)) == closed.flip()
+
+
+def test_a_bot_refuses_a_position_of_another_ruleset():
+    pos = tawla.get_ruleset("tawla31").initial_position()
+    with pytest.raises(tawla.errors.UnsupportedRuleset):
+        tawla.Bot("backgammon", "ply0").choose(pos, (3, 1))
+    with pytest.raises(tawla.errors.InvalidPosition):
+        tawla.Bot("backgammon", "ply0").choose("text", (3, 1))
+

@@ -350,9 +350,10 @@ class Position:
 
         Parameters
         ----------
-        move : Move or str
-            A move from :meth:`legal_moves` for this position, or notation (then ``dice``
-            is required).
+        move : Move, str or None
+            A move from :meth:`legal_moves` for this position (the pass of
+            :meth:`tawla.Bot.choose` included), notation (then ``dice`` is required), or None
+            for a pass (then ``dice`` is required; legal only when no move is).
         dice : (int, int), optional
 
         Raises
@@ -362,6 +363,10 @@ class Position:
         """
         if native.is_over(self._row, self._ruleset):
             raise InvalidAction("the game is over: no move can be played")
+        if move is None:  # a pass, as Bot.choose and legal_moves() == [] say it
+            if dice is None:
+                raise InvalidDice("playing a pass (None) needs the dice")
+            move = Move.passing(self._row, check_dice(dice), self._ruleset)
         if isinstance(move, str):
             if dice is None:
                 raise InvalidDice("playing move text needs the dice")

@@ -40,8 +40,9 @@ from ..batch import expand, expand_all_rolls
 from ..core.dice import ROLL_WEIGHTS, check_dice
 from ..core.layout import PACKED_WIDTH
 from ..core.moves import Move
-from ..errors import ConfigError, InvalidPosition, UnsupportedRuleset
+from ..errors import ConfigError, InvalidAction, InvalidPosition, UnsupportedRuleset
 from ..evaluation import evaluate, evaluate_rows
+from ..position import Position
 from ..rules import get_ruleset
 from ..rules.validation import check_rows_array
 from .cube import CubeAction
@@ -152,11 +153,32 @@ class Bot:
         return f"Bot({self.ruleset.name!r}, {self.level!r})"
 
     # --- move choice ------------------------------------------------------------------------
+    def _own(self, position):
+        """``position`` if it is a board of this bot's ruleset."""
+        if not isinstance(position, Position):
+            raise InvalidPosition(f"a bot plays a tawla.Position, not {type(position).__name__}")
+        if position.ruleset != self.ruleset:
+            raise UnsupportedRuleset(f"a {self.ruleset.name} bot cannot play a {position.ruleset.name} position")
+        return position
+
     def choose(self, position, dice):
-        """The move to play with ``dice`` (a :class:`tawla.Move`), or None when the turn passes."""
+        """The move to play with ``dice``: a :class:`tawla.Move` of ``position.legal_moves(dice)``,
+        or the pass (``Move.is_pass``) when the turn passes; ``position.play`` takes either.
+
+        Raises
+        ------
+        tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset
+            Not a Position, or one of another ruleset than the bot's.
+        tawla.errors.InvalidDice
+        tawla.errors.InvalidAction
+            The game of ``position`` is over.
+        """
+        self._own(position)
         moves = _legal(position, dice)
         if not moves:
-            return None
+            if position.result() is not None:
+                raise InvalidAction("the game is over: no move can be chosen")
+            return Move.passing(position.row, check_dice(dice), position.ruleset)
         if len(moves) == 1:
             return moves[0]
         if self.depth < 0:
