@@ -229,3 +229,13 @@ def test_match_event_log_texts_parse_back():
                 pos, play_text = (pos.play(mv) if mv.steps else pos.flip()), None
                 checked += 1
     assert checked > 200
+
+
+def test_dash_notation_reads_as_slashes():
+    pos = tawla.get_ruleset("backgammon").initial_position()
+    for dashed, slashed in (("13-7 8-7", "13/7 8/7"), ("24-18 13-10", "24/18 13/10"), ("8-5 6-5", "8/5 6/5")):
+        dice = {"13-7 8-7": (6, 1), "24-18 13-10": (6, 3), "8-5 6-5": (3, 1)}[dashed]
+        assert tawla.parse_move(dashed, pos, dice) == tawla.parse_move(slashed, pos, dice)
+    with pytest.raises(errors.IllegalMove):
+        tawla.parse_move("13-", pos, (6, 1))
+

@@ -58,6 +58,8 @@ def _read(text: str) -> tuple:
     if t.lower() in _PASS_TEXTS:
         return segs, frozenset()
     for tok in t.replace(",", " ").split():
+        if "/" not in tok:  # dash notation: 13-7 is 13/7
+            tok = tok.replace("-", "/")
         m = _TOKEN.match(tok)
         if not m:
             raise IllegalMove(f"not move notation: {tok!r}", text=tok)
