@@ -233,7 +233,7 @@ def _replay_game(game, ruleset, match_length, crawford, jacoby, evaluator, path,
 
 
 def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evaluator, path) -> GameReport:
-    rep = GameReport(number=game.number, crawford=crawford)
+    rep = GameReport(number=game.number, score=tuple(game.score), crawford=crawford)
     pos = ruleset.initial_position()
     mover = None
     cube, owner, pending_double = 1, None, None
@@ -273,7 +273,7 @@ def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evalua
                 if evaluator is not None and n_legal > 1:
                     legal = [Move(steps, dice, ended, pos.row, after, ruleset) for steps, after, ended in sequences]
                     _rank(dec, legal, move, evaluator, ruleset)
-                rep.decisions.append(dec)
+                rep.decisions.append(dec, pos.row, cube, owner)
                 pos = Position(flip_row(move.after, ruleset), ruleset)  # a legal move: no second check
                 mover = 1 - mover
                 if pos.result() is not None:
@@ -386,7 +386,7 @@ def analyze_games(rep: MatchReport, games: Iterator, variation: str, *, evaluato
         rep.error = str(e)
         return rep
     rep.ruleset = r.name
-    jacoby = str(rep.headers.get("Jacoby", "On")).strip().lower() not in ("off", "0", "false", "no")
+    jacoby = rep.jacoby
     n, seen = rep.match_length, False
     for game, actions in games:
         a, b = game.score

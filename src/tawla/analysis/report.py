@@ -1,7 +1,8 @@
 """Rendering the analysis: readable tables (rich) and JSON.
 
 Totals are read from the columns of :class:`~tawla.analysis.results.Plays`, so a report on
-millions of plays builds no per-play objects (except the JSON output, which lists them all).
+millions of plays builds no per-play objects (except the JSON output, which lists them all with
+the IDs of their positions, :mod:`tawla.analysis.ids`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["render_text", "to_json", "summary"]
+__all__ = ["render_text", "to_json", "summary", "ids_text"]
 
 
 def summary(reports) -> dict:
@@ -63,9 +64,22 @@ def _player_rows(rep):
 
 
 def _worst(rep, k: int) -> list:
-    """The k unforced plays of a report with the largest equity loss (ties: file order)."""
-    cands = [d for g in rep.games for d in g.decisions.worst(k)]
-    return sorted(cands, key=lambda d: -d.equity_loss)[:k]
+    """The k unforced plays of a report with the largest equity loss (ties: file order), each as
+    (Decision, game report, index in its game)."""
+    cands = [(g.decisions[i], g, i) for g in rep.games for i in g.decisions.worst_indices(k)]
+    return sorted(cands, key=lambda c: -c[0].equity_loss)[:k]
+
+
+def ids_text(ids: dict) -> str:
+    """The IDs of a play as one line: gnubg's Position and Match IDs and the XGID, or the tawla ID."""
+    if "tawla_id" in ids:
+        return f"tawla ID {ids['tawla_id']}"
+    parts = [f"Position ID {ids['position_id']}"] if ids.get("position_id") else []
+    if ids.get("match_id"):
+        parts.append(f"Match ID {ids['match_id']}")
+    if ids.get("xgid"):
+        parts.append(ids["xgid"])
+    return "  ".join(parts)
 
 
 def render_text(reports, evaluator, *, worst: int = 3, console: Console | None = None) -> None:
@@ -90,10 +104,13 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
         for name, plays, forced, best, loss in _player_rows(rep):
             t.add_row(name, str(plays), str(forced), str(best), f"{loss:.3f}")
         con.print(t)
-        for d in _worst(rep, worst):
+        for d, g, i in _worst(rep, worst):
             if d.equity_loss > 0:
                 con.print(f"  worst: game {d.game} move {d.move_number} {rep.player_name(d.player)}"
                           f" {d.dice[0]}{d.dice[1]}: {d.move or '(pass)'}  best {d.best}  loss {d.equity_loss:.3f}")
+                ids = ids_text(rep.ids(g, i))
+                if ids:
+                    con.print(f"    {ids}", markup=False, emoji=False, highlight=False, soft_wrap=True)
         for g in rep.games:
             if g.error:
                 con.print(f"  [red]illegal:[/red] {g.error}", markup=True, highlight=False)

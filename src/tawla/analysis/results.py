@@ -4,10 +4,14 @@ file."""
 
 from __future__ import annotations
 
+import base64
 import struct
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from ..rules import get_ruleset
+from .ids import decision_ids
 
 __all__ = ["Decision", "Plays", "GameReport", "MatchReport"]
 
@@ -77,16 +81,28 @@ class _Texts:
 _NONE = -1  # move number or line absent
 _SMALL = struct.Struct("<BBBBHH")  # player, die 1, die 2, flags, pips of the mover, of the opponent
 _SAME = 1  # flag: the matched move's notation is the text as written
+_BOARD = 2  # flag: the board before the play is stored
+_CUBE_SHIFT, _OWNER_SHIFT = 2, 6  # flag bits 2..5: log2 of the cube; bits 6..7: its owner (0 centred, 1 + player)
+_BOARD_BYTES = 29  # a packed row as in Position.id(): 26 bytes of 4-bit checker counts, 3 pin bytes
+
+
+def _pack_board(row: bytes) -> bytes:
+    """The first 29 bytes of :meth:`tawla.Position.id`'s 30 (its last byte is always zero)."""
+    lo = int.from_bytes(row[0:52:2], "little")  # every count is at most 15: one nibble each
+    hi = int.from_bytes(row[1:52:2], "little")
+    return (lo | hi << 4).to_bytes(26, "little") + bytes(row[52:55])
 
 
 class Plays(Sequence):
-    """The checker plays of one game, stored by column (about 30 bytes and the text a play).
+    """The checker plays of one game, stored by column (about 60 bytes and the text a play).
 
     A sequence of :class:`Decision`: ``plays[i]`` builds the Decision of the i-th play; the
     column methods (:meth:`count_forced`, :meth:`loss_total`, ...) read the columns without
     building one. A game of any length costs memory in proportion to its plays; the matched
     move's notation is stored only where it differs from the text as written, and the
-    ranking columns only once a play has been ranked.
+    ranking columns only once a play has been ranked. The board before each play (29 bytes)
+    and the cube (in the flags byte) are stored for the position IDs (:meth:`tawla_id`,
+    :meth:`cube`).
 
     Parameters
     ----------
@@ -95,7 +111,7 @@ class Plays(Sequence):
     """
 
     __slots__ = ("game", "_numbers", "_lines", "_small", "_legal", "_text", "_move", "_rank", "_loss",
-                 "_best")
+                 "_best", "_boards")
 
     def __init__(self, game: int):
         self.game = game
@@ -105,13 +121,26 @@ class Plays(Sequence):
         self._legal = array("I")  # number of legal moves
         self._text, self._move = _Texts(), _Texts()
         self._rank = self._loss = self._best = None  # ranking columns, made by the first ranked play
+        self._boards = bytearray()  # per play: _BOARD_BYTES (zeros where no board was given)
 
-    def append(self, d: Decision) -> None:
-        """Store one play (``d.game`` is not stored: it is :attr:`game`)."""
+    def append(self, d: Decision, row: bytes | None = None, cube: int = 1, owner: int | None = None) -> None:
+        """Store one play (``d.game`` is not stored: it is :attr:`game`).
+
+        Parameters
+        ----------
+        d : Decision
+        row : bytes, optional
+            The packed row of the position before the play, seen from the player on roll.
+        cube, owner : int, int or None
+            The cube's value and owner (None: centred) when the play is made.
+        """
         same = d.move == d.text
+        flags = (_SAME if same else 0) | (_BOARD if row is not None else 0)
+        flags |= (cube.bit_length() - 1) << _CUBE_SHIFT | (0 if owner is None else 1 + owner) << _OWNER_SHIFT
         self._numbers.append(_NONE if d.move_number is None else d.move_number)
         self._lines.append(_NONE if d.line is None else d.line)
-        self._small += _SMALL.pack(d.player, d.dice[0], d.dice[1], _SAME if same else 0, d.pips[0], d.pips[1])
+        self._small += _SMALL.pack(d.player, d.dice[0], d.dice[1], flags, d.pips[0], d.pips[1])
+        self._boards += _pack_board(row) if row is not None else bytes(_BOARD_BYTES)
         self._legal.append(d.legal)
         self._text.append(d.text)
         self._move.append("" if same else d.move)
@@ -158,6 +187,23 @@ class Plays(Sequence):
         """The player of the i-th play (0 or 1)."""
         return self._small[_SMALL.size * i]
 
+    def _flags(self, i: int) -> int:
+        return self._small[_SMALL.size * i + 3]
+
+    def tawla_id(self, i: int) -> str | None:
+        """The :meth:`tawla.Position.id` of the position before the i-th play (from the side on
+        roll), or None where the play was stored without its board."""
+        if not self._flags(i) & _BOARD:
+            return None
+        start = _BOARD_BYTES * i
+        return base64.urlsafe_b64encode(bytes(self._boards[start:start + _BOARD_BYTES]) + b"\0").decode()
+
+    def cube(self, i: int) -> tuple:
+        """(value, owner) of the cube at the i-th play; owner None = centred."""
+        flags = self._flags(i)
+        owner = flags >> _OWNER_SHIFT & 3
+        return 1 << (flags >> _CUBE_SHIFT & 15), None if owner == 0 else owner - 1
+
     def _rank_of(self, i: int) -> int:
         return self._rank[i] if self._rank is not None else 1
 
@@ -185,10 +231,14 @@ class Plays(Sequence):
         return sum(x for i, x in enumerate(self._loss)
                    if (player is None or self.player(i) == player) and not (unforced and self._legal[i] <= 1))
 
+    def worst_indices(self, k: int) -> list:
+        """The indices of the k unforced plays with the largest equity loss, largest first (ties:
+        file order)."""
+        return sorted((i for i, n in enumerate(self._legal) if n > 1), key=lambda i: -self._loss_of(i))[:k]
+
     def worst(self, k: int) -> list:
         """The k unforced plays with the largest equity loss, largest first (ties: file order)."""
-        idx = sorted((i for i, n in enumerate(self._legal) if n > 1), key=lambda i: -self._loss_of(i))[:k]
-        return [self[i] for i in idx]
+        return [self[i] for i in self.worst_indices(k)]
 
 
 @dataclass
@@ -198,6 +248,8 @@ class GameReport:
     Attributes
     ----------
     number : int
+    score : (int, int)
+        The score before the game (player 1, player 2) as recorded.
     crawford : bool
         The Crawford game of a match (no doubling).
     decisions : Plays
@@ -226,6 +278,7 @@ class GameReport:
     """
 
     number: int
+    score: tuple = (0, 0)
     crawford: bool = False
     decisions: Plays = None
     cube_actions: int = 0
@@ -246,11 +299,25 @@ class GameReport:
         if self.decisions is None:
             self.decisions = Plays(self.number)
 
-    def to_dict(self) -> dict:
-        """The report as plain data (the decisions as a list of dicts)."""
+    def ids(self, i: int, ruleset, match_length: int = 0, jacoby: bool = True) -> dict:
+        """The position IDs of the i-th play (:func:`tawla.analysis.ids.decision_ids`)."""
+        return decision_ids(self.decisions, i, ruleset, score=self.score, match_length=match_length,
+                            crawford=self.crawford, jacoby=jacoby)
+
+    def to_dict(self, ruleset=None, match_length: int = 0, jacoby: bool = True) -> dict:
+        """The report as plain data (the decisions as a list of dicts).
+
+        With a ruleset, each decision also carries the IDs of the position before it
+        (:meth:`ids`: ``position_id``, ``match_id`` and ``xgid``, or ``tawla_id``).
+        """
         d = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "decisions"}
-        d["notes"], d["unsettled"] = list(self.notes), list(self.unsettled)
-        d["decisions"] = [vars(x) for x in self.decisions]
+        d["score"], d["notes"], d["unsettled"] = list(self.score), list(self.notes), list(self.unsettled)
+        if ruleset is None:
+            d["decisions"] = [vars(x) for x in self.decisions]
+        else:
+            r = get_ruleset(ruleset)
+            d["decisions"] = [dict(vars(x), **self.ids(i, r, match_length, jacoby))
+                              for i, x in enumerate(self.decisions)]
         return d
 
 
@@ -272,6 +339,15 @@ class MatchReport:
         """True when the file was read, has no corrupt lines, and every game replays."""
         return self.error is None and not self.defects and all(g.error is None for g in self.games)
 
+    @property
+    def jacoby(self) -> bool:
+        """The Jacoby rule of the record's ``Jacoby`` header (default on; money sessions only)."""
+        return str(self.headers.get("Jacoby", "On")).strip().lower() not in ("off", "0", "false", "no")
+
+    def ids(self, game, i: int) -> dict:
+        """The position IDs of the i-th play of one of :attr:`games` (:meth:`GameReport.ids`)."""
+        return game.ids(i, get_ruleset(self.ruleset), self.match_length, self.jacoby)
+
     def player_name(self, player: int) -> str:
         """The name of player 0 or 1, ``"player 1"`` / ``"player 2"`` when the record has none."""
         return self.players[player] or f"player {player + 1}"
@@ -284,5 +360,6 @@ class MatchReport:
         """The report as plain data, with ``ok``."""
         return {"path": self.path, "ruleset": self.ruleset, "match_length": self.match_length,
                 "players": list(self.players), "headers": dict(self.headers),
-                "games": [g.to_dict() for g in self.games], "error": self.error,
+                "games": [g.to_dict(self.ruleset or None, self.match_length, self.jacoby) for g in self.games],
+                "error": self.error,
                 "defects": list(self.defects), "ok": self.ok}
