@@ -69,7 +69,7 @@ def test_json_ids_of_a_backgammon_record(capsys):
             assert (state.cube_value, state.cube_owner) == (cube, owner)
             assert state.crawford == game["crawford"]
             assert state.player_on_roll == state.turn == d["player"] and state.dice == tuple(d["dice"])
-            xpos, xstate = Position.from_xgid(xgid)
+            xpos, xstate = Position.from_xgid(xgid), MatchState.from_xgid(xgid)
             assert xgid.startswith("XGID=") and xpos == pos
             assert xstate.score == tuple(game["score"]) and xstate.match_length == 7
             assert (xstate.cube_value, xstate.cube_owner, xstate.player_on_roll) == (cube, owner, d["player"])
@@ -87,7 +87,7 @@ def test_json_ids_of_adi_plays(capsys):
         for d in game["decisions"]:
             assert Position.from_gnubg_id(d["position_id"], r) == pos
             assert MatchState.from_match_id(d["match_id"]).score == tuple(game["score"])
-            assert Position.from_xgid(d["xgid"], r)[0] == pos
+            assert Position.from_xgid(d["xgid"], r) == pos
             assert "tawla_id" not in d
             pos = pos.play(d["move"], tuple(d["dice"]))
 
@@ -134,7 +134,7 @@ def test_text_report_shows_the_ids_by_the_worst_plays():
         ids = rep.ids(g, i)
         assert below == "    " + ids_text(ids)
         assert f"Position ID {ids['position_id']}" in below and f"Match ID {ids['match_id']}" in below
-        assert below.endswith(ids["xgid"]) and Position.from_xgid(ids["xgid"])[0] == \
+        assert below.endswith(ids["xgid"]) and Position.from_xgid(ids["xgid"]) == \
             Position.from_gnubg_id(ids["position_id"])
 
 

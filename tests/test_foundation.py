@@ -298,11 +298,13 @@ def test_cli_moves(capsys):
 
 # --- XGID and Match ID through the public API -------------------------------------------------
 def test_xgid_and_match_id():
-    start, state = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    text = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    start, state = Position.from_xgid(text), tawla.MatchState.from_xgid(text)
     assert start == BG.initial_position()
     assert (state.cube_value, state.cube_owner, state.player_on_roll, state.match_length) == (1, None, 0, 0)
     assert start.xgid(state) == "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
-    pos, st = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:1:-1:-1:52:2:4:0:9:10")
+    text = "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:52:2:4:0:9:10"
+    pos, st = Position.from_xgid(text), tawla.MatchState.from_xgid(text)
     assert (st.cube_value, st.cube_owner, st.player_on_roll, st.dice, st.score, st.match_length) == \
         (2, 1, 1, (5, 2), (2, 4), 9)
     assert pos.xgid(st) == "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:52:2:4:0:9:10"

@@ -194,35 +194,24 @@ class Position:
 
     @classmethod
     def from_xgid(cls, text: str, ruleset="backgammon"):
-        """A position and its match context from an eXtreme Gammon XGID.
-
-        XG's bottom player is player 0 and the top player player 1 of the returned
-        :class:`tawla.formats.gnubg.MatchState` (cube owner, score, player on roll).
+        """The position of an eXtreme Gammon XGID, seen from the player on roll; its match
+        context (cube, score, dice) is :meth:`tawla.MatchState.from_xgid` of the same text.
 
         Returns
         -------
-        (Position, MatchState)
-            The position seen from the player on roll.
+        Position
 
         Raises
         ------
         tawla.errors.InvalidId
+            A malformed XGID (its match fields included).
+        tawla.errors.UnsupportedRuleset
+            A ruleset without backgammon's board.
         """
         r = _board_ruleset(ruleset, "XGIDs")
-        me, opp, info = decode_xgid(text)
-        pos = cls._from_own_coords(r, me, opp)
-        on_roll = 0 if info["turn"] == 1 else 1
-        owner = {0: None, 1: 0, -1: 1}[info["cube_position"]]
-        dice = tuple(sorted(info["dice"], reverse=True))
-        try:
-            state = MatchState(cube_value=info["cube_value"], cube_owner=owner, player_on_roll=on_roll,
-                               crawford=info["crawford"], game_state=1, turn=on_roll,
-                               double_offered=info["cube_action"] is not None, dice=dice,
-                               match_length=info["match_length"], score=tuple(info["score"]),
-                               jacoby=info["jacoby"])
-        except TawlaError as e:
-            raise InvalidId(f"XGID {text!r}: {e}") from None
-        return pos, state
+        MatchState.from_xgid(text)  # the whole XGID is checked, not only the board
+        me, opp, _info = decode_xgid(text)
+        return cls._from_own_coords(r, me, opp)
 
     def xgid(self, match_state=None) -> str:
         """The XGID of this position with an optional match context (player 0 = XG's bottom).

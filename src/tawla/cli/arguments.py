@@ -66,7 +66,7 @@ def load_position(text: str, ruleset) -> Position:
     r = get_ruleset(ruleset)
     t = text.strip()
     if t.upper().startswith("XGID=") or t.count(":") >= 9:
-        return Position.from_xgid(t, r)[0]
+        return Position.from_xgid(t, r)
     if len(t) == 14:
         return Position.from_gnubg_id(t, r)
     if len(t) == 40:

@@ -31,7 +31,7 @@ import operator
 import re
 from dataclasses import dataclass
 
-from ..errors import InvalidId, InvalidPosition
+from ..errors import InvalidId, InvalidPosition, TawlaError
 
 __all__ = ["encode_position_id", "decode_position_id", "MatchState", "encode_xgid", "decode_xgid"]
 
@@ -281,6 +281,29 @@ class MatchState:
         put(self, "score", score)
         for name in ("crawford", "double_offered", "jacoby"):
             put(self, name, bool(getattr(self, name)))
+
+    @classmethod
+    def from_xgid(cls, text: str) -> "MatchState":
+        """The match context of an eXtreme Gammon XGID: XG's bottom player is player 0 and
+        the top player player 1 (cube owner, score, player on roll); the board is
+        :meth:`tawla.Position.from_xgid` of the same text.
+
+        Raises
+        ------
+        InvalidId
+            A malformed XGID or match fields out of range.
+        """
+        _me, _opp, info = decode_xgid(text)
+        on_roll = 0 if info["turn"] == 1 else 1
+        owner = {0: None, 1: 0, -1: 1}[info["cube_position"]]
+        dice = tuple(sorted(info["dice"], reverse=True))
+        try:
+            return cls(cube_value=info["cube_value"], cube_owner=owner, player_on_roll=on_roll,
+                       crawford=info["crawford"], game_state=1, turn=on_roll,
+                       double_offered=info["cube_action"] is not None, dice=dice,
+                       match_length=info["match_length"], score=tuple(info["score"]), jacoby=info["jacoby"])
+        except TawlaError as e:
+            raise InvalidId(f"XGID {text[:100]!r}: {e}") from None
 
     @classmethod
     def from_match_id(cls, text: str) -> "MatchState":
