@@ -160,6 +160,8 @@ def make_rng(rng) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        if rng < 0:
+            raise ConfigError(f"an rng seed is an int >= 0, not {quote(rng)}")
         return np.random.default_rng(int(rng))
     raise ConfigError("rng must be an int seed or a numpy.random.Generator (the engine never "
                      f"reads global randomness), not {quote(rng)}")
