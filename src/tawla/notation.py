@@ -14,7 +14,7 @@ from .core.dice import check_dice, expand_dice
 from .core.layout import OPP, pinned_points
 from .core.moves import Move
 from .core.steps import format_steps, shown_routes
-from .errors import AmbiguousMove, IllegalMove, InvalidAction, quote
+from .errors import AmbiguousMove, IllegalMove, InvalidAction, InvalidPosition, quote
 from .reference import engine as ref
 from .rules import Ruleset
 
@@ -160,9 +160,13 @@ def fitting_moves(text: str, position, dice, legal=None, sequences=None) -> list
     tawla.errors.InvalidAction
         The game is over.
     tawla.errors.InvalidDice
+    tawla.errors.InvalidPosition
+        ``position`` is not a :class:`tawla.Position`.
     """
     dice = check_dice(dice)
-    r, row = position.ruleset, position.row
+    r, row = getattr(position, "ruleset", None), getattr(position, "row", None)
+    if not isinstance(r, Ruleset) or not isinstance(row, bytes):
+        raise InvalidPosition(f"move text is read against a tawla.Position, not {type(position).__name__}")
     if legal is not None:
         sequences = [(m.steps, m.after, m.ended) for m in legal]
     elif sequences is None:
@@ -272,6 +276,8 @@ def parse_move(text: str, position, dice) -> Move:
     tawla.errors.InvalidAction
         The game is over.
     tawla.errors.InvalidDice
+    tawla.errors.InvalidPosition
+        ``position`` is not a :class:`tawla.Position`.
     """
     matches = fitting_moves(text, position, dice)
     if len(matches) == 1:

@@ -372,12 +372,16 @@ class RecordMixin(TurnsMixin):
         Raises
         ------
         tawla.errors.FormatError
-            A log that does not replay (an action the rules refuse, a different outcome).
+            A document without a config object and a list of event objects, or a log that
+            does not replay (an action the rules refuse, a different outcome).
         """
         data = _load(data)
-        cfg, events = data["config"], data["events"]
-        box = {"t": cfg["created"]}
-        m = cls._from_config(cfg, _rng_from_state(cfg["rng"]), (lambda: box["t"]), timeout_policy)
+        cfg, events = data.get("config"), data.get("events")
+        if not isinstance(cfg, dict) or not isinstance(events, list) \
+                or not all(isinstance(ev, dict) for ev in events):
+            raise FormatError(f"a {FORMAT} document to replay has a config object and a list of event objects")
+        box = {"t": cfg.get("created")}
+        m = cls._from_config(cfg, _rng_from_state(cfg.get("rng")), (lambda: box["t"]), timeout_policy)
         if cfg["created"] is None:
             m._clock = None
         m._new_game(cfg["created"])
@@ -402,7 +406,7 @@ class RecordMixin(TurnsMixin):
                     m.resign(p, ev["kind"])
                 else:
                     getattr(m, typ)(p)
-            except TawlaError as e:
+            except (TawlaError, KeyError, TypeError) as e:
                 raise FormatError(f"event {i} ({typ}) does not replay: {e}") from None
         if m._events != events:
             n = next((i for i, (a, b) in enumerate(zip(m._events, events)) if a != b),

@@ -235,7 +235,8 @@ class TurnsMixin(GamesMixin):
             player = self._require_turn(player, "move", "move")
         legal = self._lit()[0]
         got = None
-        if type(from_point) is int and type(to_point) is int and 0 <= from_point <= 25 and 0 <= to_point <= 25:
+        if (type(from_point) is int and type(to_point) is int and 0 <= from_point <= 25 and 0 <= to_point <= 25
+                and (dice is None or type(dice) is int or type(dice) is tuple)):
             got = native.turn_step(self._start.row, self._dice, self._hops, legal, from_point, to_point,
                                    dice, self.ruleset, self._engine)
         chosen, hops, lit = got if got is not None else self._choose_step(from_point, to_point, dice, legal)
@@ -266,7 +267,10 @@ class TurnsMixin(GamesMixin):
             want = None
             cands = [s for s in legal if s[0] == from_point and s[1] == to_point]
         else:
-            want = (dice,) if _is_int(dice) else tuple(dice)
+            try:
+                want = (dice,) if _is_int(dice) else tuple(dice)
+            except TypeError:  # neither a die nor a sequence of dice
+                want = ()
             if not want or not all(map(_is_int, want)):
                 raise IllegalMove(f"dice must be a die or a tuple of dice, not {quote(dice)}", text=str(dice))
             want = tuple(map(int, want))
