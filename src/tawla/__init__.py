@@ -29,8 +29,6 @@ from .reference.scoring import OpeningRoll, opening_roll
 from .rules import RULESET_IDS, Ruleset, get_ruleset
 from .turn import legal_steps
 
-__version__ = "0.1.0"
-
 __all__ = [
     # rules, positions, moves (foundation, variants)
     "errors", "get_ruleset", "Ruleset", "RULESET_IDS", "Position", "GameResult", "Move", "Step",

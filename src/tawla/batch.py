@@ -14,6 +14,7 @@ differential tests and of ``tawla bench``'s variant workloads).
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +24,7 @@ from .core.dice import ROLL_WEIGHTS, ROLLS, check_dice
 from .core.layout import PACKED_WIDTH
 from .core.moves import Move
 from .core.results import KINDS
-from .errors import ConfigError
+from .errors import InvalidArgument, quote
 from .native import default_engine
 from .position import positions_to_array
 from .rules import get_ruleset
@@ -162,6 +163,21 @@ class PlayoutResult:
         }
 
 
+_INT32_MAX = 2**31 - 1
+"""The largest game count and turn cap :func:`playout` takes (its lengths are int32)."""
+
+
+def _whole(value, name: str, lo, hi) -> int:
+    """``value`` as an int in ``lo..hi`` (None: unbounded), else InvalidArgument."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise InvalidArgument(f"{name} must be a whole number, not {quote(value)}") from None
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise InvalidArgument(f"{name} must be in {lo}..{hi}, not {quote(v)}")
+    return v
+
+
 def playout(ruleset, n_games: int, seed: int = 0, *, engine: str | None = None,
             max_turns: int = 100_000) -> PlayoutResult:
     """Play ``n_games`` random games and return their lengths, winners, kinds and points.
@@ -180,12 +196,18 @@ def playout(ruleset, n_games: int, seed: int = 0, *, engine: str | None = None,
     Returns
     -------
     PlayoutResult
+
+    Raises
+    ------
+    tawla.errors.InvalidArgument
+        ``n_games`` or ``max_turns`` not a whole number in 0..2**31 - 1, or ``seed`` not a
+        whole number.
     """
     r = get_ruleset(ruleset)
-    n_games = int(n_games)
-    if n_games < 0:
-        raise ConfigError("n_games must be >= 0")
-    used, length, winner, kind, points = native.playout(r, n_games, int(seed), int(max_turns), engine)
+    n_games = _whole(n_games, "n_games", 0, _INT32_MAX)
+    max_turns = _whole(max_turns, "max_turns", 0, _INT32_MAX)
+    seed = _whole(seed, "seed", None, None)
+    used, length, winner, kind, points = native.playout(r, n_games, seed, max_turns, engine)
     return PlayoutResult(r, length, winner, kind, points, int(seed), used)
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "NotYourTurn",
     "InvalidAction",
     "InvalidArgument",
+    "quote",
 ]
 
 
@@ -111,3 +112,27 @@ class InvalidAction(TawlaError):
 class InvalidArgument(TawlaError):
     """A value out of range or of the wrong type or shape for a parameter that is not a
     position, dice, move, record or configuration: probabilities, weights, sizes."""
+
+
+QUOTE_LIMIT = 100
+"""The most characters of an input that an error message quotes."""
+
+
+def quote(value, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of ``value`` for an error message, cut to about ``limit`` characters.
+
+    A str longer than ``limit`` is quoted as the ``repr`` of its head, then ``...`` and its
+    length; any other value as its ``repr``, cut the same way. An int too long to write
+    (Python's int-to-str limit) is described by its number of bits.
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value)} characters)"
+    if isinstance(value, int) and value.bit_length() > 4 * limit:
+        return f"<a {value.bit_length()}-bit integer>"
+    try:
+        text = repr(value)
+    except ValueError:  # a container holding an int too long to write
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"

@@ -14,7 +14,7 @@ from .core.dice import check_dice, expand_dice
 from .core.layout import OPP, pinned_points
 from .core.moves import Move
 from .core.steps import format_steps, shown_routes
-from .errors import AmbiguousMove, IllegalMove, InvalidAction
+from .errors import AmbiguousMove, IllegalMove, InvalidAction, InvalidPosition, quote
 from .reference import engine as ref
 from .rules import Ruleset
 
@@ -62,21 +62,21 @@ def _read(text: str) -> tuple:
             tok = tok.replace("-", "/")
         m = _TOKEN.match(tok)
         if not m:
-            raise IllegalMove(f"not move notation: {tok!r}", text=tok)
+            raise IllegalMove(f"not move notation: {quote(tok)}", text=tok)
         parts = m.group(1).split("/")
         pts = [_point(x.rstrip("*")) for x in parts]
         hits.update(p for p, x in zip(pts[1:], parts[1:]) if x.endswith("*"))
         if m.group(2) or m.group(4):
             hits.add(pts[-1])
         if parts[0].endswith("*"):
-            raise IllegalMove(f"a checker cannot hit where it starts: {tok!r}", text=tok)
+            raise IllegalMove(f"a checker cannot hit where it starts: {quote(tok)}", text=tok)
         n = int(m.group(3) or 1)
         if n < 1 or n > 4:
-            raise IllegalMove(f"not move notation: {tok!r}", text=tok)
+            raise IllegalMove(f"not move notation: {quote(tok)}", text=tok)
         for _ in range(n):
             for a, b in zip(pts, pts[1:]):
                 if b >= a or a == 0 or b == 25:
-                    raise IllegalMove(f"not move notation: {tok!r}", text=tok)
+                    raise IllegalMove(f"not move notation: {quote(tok)}", text=tok)
                 segs.append((a, b))
     return segs, frozenset(hits)
 
@@ -160,9 +160,13 @@ def fitting_moves(text: str, position, dice, legal=None, sequences=None) -> list
     tawla.errors.InvalidAction
         The game is over.
     tawla.errors.InvalidDice
+    tawla.errors.InvalidPosition
+        ``position`` is not a :class:`tawla.Position`.
     """
     dice = check_dice(dice)
-    r, row = position.ruleset, position.row
+    r, row = getattr(position, "ruleset", None), getattr(position, "row", None)
+    if not isinstance(r, Ruleset) or not isinstance(row, bytes):
+        raise InvalidPosition(f"move text is read against a tawla.Position, not {type(position).__name__}")
     if legal is not None:
         sequences = [(m.steps, m.after, m.ended) for m in legal]
     elif sequences is None:
@@ -188,7 +192,7 @@ def fitting_moves(text: str, position, dice, legal=None, sequences=None) -> list
             raise InvalidAction("the game is over: no move can be played")
         if not sequences:
             return [Move.passing(row, dice, r)]
-        raise illegal(f"{text!r} passes, but a legal move exists: {', '.join(map(str, moves(sequences)))}")
+        raise illegal(f"{quote(text)} passes, but a legal move exists: {', '.join(map(str, moves(sequences)))}")
     mine = list(row[:26])  # the mover's checkers after the text: off, points, bar
     for a, b in segs:
         mine[a] -= 1
@@ -203,7 +207,7 @@ def fitting_moves(text: str, position, dice, legal=None, sequences=None) -> list
         found = [x for x in found if x[1] in finals]
     if not found:
         alts = ", ".join(map(str, moves(sequences))) or "(none: the turn passes)"
-        raise illegal(f"{text!r} is not a legal move with {dice[0]}-{dice[1]}; legal: {alts}")
+        raise illegal(f"{quote(text)} is not a legal move with {dice[0]}-{dice[1]}; legal: {alts}")
     if legal is not None:
         return [m for m in legal if any(m.after == x[1] for x in found)]
     return moves(found)
@@ -272,6 +276,8 @@ def parse_move(text: str, position, dice) -> Move:
     tawla.errors.InvalidAction
         The game is over.
     tawla.errors.InvalidDice
+    tawla.errors.InvalidPosition
+        ``position`` is not a :class:`tawla.Position`.
     """
     matches = fitting_moves(text, position, dice)
     if len(matches) == 1:
@@ -279,7 +285,7 @@ def parse_move(text: str, position, dice) -> Move:
     chosen = by_written_hits(matches, written_hits(text))
     if chosen is not None:
         return chosen
-    raise AmbiguousMove(f"{text!r} fits {len(matches)} legal moves: {', '.join(map(str, matches))}",
+    raise AmbiguousMove(f"{quote(text)} fits {len(matches)} legal moves: {', '.join(map(str, matches))}",
                         text=text, legal=matches)
 
 

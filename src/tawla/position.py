@@ -22,7 +22,8 @@ from .core.layout import (ME_BAR, ME_OFF, OPP, OPP_BAR, OPP_OFF, PACKED_WIDTH, P
                           pinned_points)
 from .core.moves import Move, register_position_type
 from .core.results import GameResult
-from .errors import IllegalMove, InvalidAction, InvalidDice, InvalidId, InvalidPosition, TawlaError, UnsupportedRuleset
+from .errors import (IllegalMove, InvalidAction, InvalidDice, InvalidId, InvalidPosition,
+                     UnsupportedRuleset, quote)
 from .formats.gnubg import MatchState, decode_position_id, decode_xgid, encode_position_id, encode_xgid
 from .notation import parse_move
 from .rules import Ruleset, get_ruleset
@@ -99,17 +100,17 @@ class Position:
                 raise InvalidPosition("on_roll and opponent must be dicts {point: count}")
             for p, n in counts.items():
                 if not isinstance(p, (int, np.integer)) or isinstance(p, bool) or not 1 <= p <= 24:
-                    raise InvalidPosition(f"point {p!r} is not an integer in 1..24")
+                    raise InvalidPosition(f"point {quote(p)} is not an integer in 1..24")
                 if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or not 0 <= n <= 15:
-                    raise InvalidPosition(f"count {n!r} on point {p} is not an integer in 0..15")
+                    raise InvalidPosition(f"count {quote(n)} on point {p} is not an integer in 0..15")
                 side[int(p)] += int(n)
         def pair(value, what):
             try:
                 a, b = value
             except (TypeError, ValueError):
-                raise InvalidPosition(f"{what} must be a pair of integers, not {value!r}") from None
+                raise InvalidPosition(f"{what} must be a pair of integers, not {quote(value)}") from None
             if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in (a, b)):
-                raise InvalidPosition(f"{what} must be a pair of integers, not {value!r}")
+                raise InvalidPosition(f"{what} must be a pair of integers, not {quote(value)}")
             return int(a), int(b)
 
         me[25], opp[25] = pair(bar, "bar")
@@ -120,10 +121,10 @@ class Position:
         pinned_me, pinned_opp = set(), set()
         for pts, dest in ((pinned_on_roll, pinned_me), (pinned_opponent, pinned_opp)):
             if isinstance(pts, (str, bytes)) or not hasattr(pts, "__iter__"):
-                raise InvalidPosition(f"pinned points must be a sequence of points, not {pts!r}")
+                raise InvalidPosition(f"pinned points must be a sequence of points, not {quote(pts)}")
             for p in pts:
                 if not isinstance(p, (int, np.integer)) or isinstance(p, bool) or not 1 <= p <= 24:
-                    raise InvalidPosition(f"pinned point {p!r} is not in 1..24")
+                    raise InvalidPosition(f"pinned point {quote(p)} is not in 1..24")
                 dest.add(int(p))
         row = bytes(x & 0xFF if 0 <= x <= 255 else 255 for x in me + opp) + pin_bytes(pinned_me)
         row += bytes(PACKED_WIDTH - len(row))
@@ -169,13 +170,13 @@ class Position:
             raise InvalidId(f"a position ID is a string, not {type(text).__name__}")
         t = text.strip()
         if not re.fullmatch(r"[A-Za-z0-9_-]{40}", t):
-            raise InvalidId(f"{text!r} is not a tawla position ID (40 characters)")
+            raise InvalidId(f"{quote(text)} is not a tawla position ID (40 characters)")
         try:
             raw = base64.urlsafe_b64decode(t.encode("ascii"))
         except (binascii.Error, ValueError):
-            raise InvalidId(f"{text!r} is not valid base64") from None
+            raise InvalidId(f"{quote(text)} is not valid base64") from None
         if len(raw) != 30:
-            raise InvalidId(f"{text!r} does not decode to 30 bytes")
+            raise InvalidId(f"{quote(text)} does not decode to 30 bytes")
         return cls(_unpack_id(raw, text, r), r)
 
     @classmethod
@@ -389,7 +390,7 @@ class Position:
         """
         if (isinstance(cube, bool) or not isinstance(cube, (int, np.integer)) or cube < 1
                 or cube & (cube - 1)):
-            raise InvalidAction(f"the cube value is a power of two >= 1, not {cube!r}")
+            raise InvalidAction(f"the cube value is a power of two >= 1, not {quote(cube)}")
         return native.game_result(self._row, self._ruleset, int(cube))
 
     def is_frozen(self) -> bool:
@@ -446,7 +447,7 @@ def _pack_id(row: bytes) -> bytes:
 
 def _unpack_id(raw: bytes, text: str, r: Ruleset) -> bytes:
     if raw[-1] != 0:
-        raise InvalidId(f"{text!r}: padding byte is not zero")
+        raise InvalidId(f"{quote(text)}: padding byte is not zero")
     row = bytearray(PACKED_WIDTH)
     for i in range(26):
         row[2 * i], row[2 * i + 1] = raw[i] & 0xF, raw[i] >> 4

@@ -11,7 +11,7 @@ import numpy as np
 from . import native
 from .core.dice import check_dice
 from .core.steps import Step, combined_step, point_name
-from .errors import IllegalMove
+from .errors import IllegalMove, quote
 from .reference.turn import after_hops
 
 __all__ = ["legal_steps", "played_hops"]
@@ -49,7 +49,7 @@ def legal_steps(position, dice, played_steps=()) -> list:
     try:
         played_steps = list(played_steps)
     except TypeError:
-        raise IllegalMove(f"played_steps must be a sequence of steps, not {played_steps!r}") from None
+        raise IllegalMove(f"played_steps must be a sequence of steps, not {quote(played_steps)}") from None
     hops = played_hops(played_steps)
     row, r = position.row, position.ruleset
     try:

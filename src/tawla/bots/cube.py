@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, quote
 
 __all__ = ["CubeAction"]
 
@@ -66,7 +66,7 @@ class CubeAction:
         except (TypeError, ValueError) as e:
             raise InvalidArgument(f"probs must be 5 or 6 numbers: {e}") from None
         if not isinstance(efficiency, (int, float, np.integer, np.floating)) or not 0.0 <= efficiency <= 1.0:
-            raise InvalidArgument(f"efficiency must be within [0, 1], not {efficiency!r}")
+            raise InvalidArgument(f"efficiency must be within [0, 1], not {quote(efficiency)}")
         if p.shape == (5,):
             w, wg, wbg, lg, lbg = p
             p = np.array([2 * w - 1 + wg + wbg - lg - lbg, w, wg, wbg, lg, lbg])

@@ -40,7 +40,7 @@ from ..batch import expand, expand_all_rolls
 from ..core.dice import ROLL_WEIGHTS, check_dice
 from ..core.layout import PACKED_WIDTH
 from ..core.moves import Move
-from ..errors import ConfigError, InvalidAction, InvalidPosition, UnsupportedRuleset
+from ..errors import ConfigError, InvalidAction, InvalidPosition, UnsupportedRuleset, quote
 from ..evaluation import evaluate, evaluate_rows
 from ..position import Position
 from ..rules import get_ruleset
@@ -141,10 +141,10 @@ class Bot:
         self.ruleset = get_ruleset(ruleset)
         if isinstance(level, (int, np.integer)) and not isinstance(level, bool):
             if not 0 <= int(level) < len(self.LEVELS):
-                raise ConfigError(f"level must be 0..{len(self.LEVELS) - 1} or one of {self.LEVELS}, not {level!r}")
+                raise ConfigError(f"level must be 0..{len(self.LEVELS) - 1} or one of {self.LEVELS}, not {quote(level)}")
             level = self.LEVELS[int(level)]
         if level not in self.LEVELS:
-            raise ConfigError(f"level must be one of {self.LEVELS}, not {level!r}")
+            raise ConfigError(f"level must be one of {self.LEVELS}, not {quote(level)}")
         self.level = level
         self.depth = self.LEVELS.index(level) - 1  # -1 for random
         self.rng = np.random.default_rng(seed)

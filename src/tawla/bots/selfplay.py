@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from ..errors import ConfigError, InvalidAction
+from ..errors import ConfigError, InvalidAction, quote
 from ..formats import matfile
 from ..reference.scoring import opening_roll
 from ..rules import get_ruleset
@@ -32,7 +32,7 @@ def random_policy(rng: random.Random) -> Callable:
 
 def _bot_policy(ruleset, level):
     if level not in Bot.LEVELS:
-        raise ConfigError(f"unknown policy {level!r}; choose 'random' or one of {', '.join(Bot.LEVELS)}")
+        raise ConfigError(f"unknown policy {quote(level)}; choose 'random' or one of {', '.join(Bot.LEVELS)}")
     bot = Bot(ruleset, level)
 
     def choose(position, dice, moves):
@@ -69,7 +69,7 @@ def selfplay(ruleset, *, games: int | None = None, length: int | None = None, se
     r = get_ruleset(ruleset)
     for name, value in (("games", games), ("length", length)):
         if value is not None and (not isinstance(value, int) or value < 1):
-            raise InvalidAction(f"{name} must be a whole number >= 1, not {value!r}")
+            raise InvalidAction(f"{name} must be a whole number >= 1, not {quote(value)}")
     rng = random.Random(seed)
     choose = random_policy(random.Random(seed + 1)) if policy == "random" else _bot_policy(r, policy)
     if games is None and length is None:

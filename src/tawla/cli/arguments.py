@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from ..errors import InvalidDice, InvalidId
+from ..errors import InvalidDice, InvalidId, quote
 from ..position import Position
 from ..rules import get_ruleset
 
@@ -39,7 +39,7 @@ def parse_dice(text: str) -> tuple:
     """
     match = _DICE.fullmatch(text.strip())
     if match is None:
-        raise InvalidDice(f"dice must be two digits 1..6 such as 31 or 3-1, not {text!r}")
+        raise InvalidDice(f"dice must be two digits 1..6 such as 31 or 3-1, not {quote(text)}")
     return int(match[1]), int(match[2])
 
 
@@ -71,7 +71,7 @@ def load_position(text: str, ruleset) -> Position:
         return Position.from_gnubg_id(t, r)
     if len(t) == 40:
         return Position.from_id(t, r)
-    raise InvalidId(f"{text!r} is neither a gnubg Position ID (14 chars), an XGID, nor a tawla ID (40 chars)")
+    raise InvalidId(f"{quote(text)} is neither a gnubg Position ID (14 chars), an XGID, nor a tawla ID (40 chars)")
 
 
 def _whole_number(text: str, least: int) -> int:
@@ -80,7 +80,7 @@ def _whole_number(text: str, least: int) -> int:
     except ValueError:
         n = None
     if n is None or n < least:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= {least}, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a whole number >= {least}, not {quote(text)}")
     return n
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InvalidDice
+from ..errors import InvalidDice, quote
 
 __all__ = ["check_dice", "expand_dice", "ROLLS", "ROLL_WEIGHTS"]
 
@@ -35,12 +35,12 @@ def check_dice(dice) -> tuple:
     try:
         a, b = dice
     except (TypeError, ValueError):
-        raise InvalidDice(f"dice must be a pair of integers in 1..6, not {dice!r}") from None
+        raise InvalidDice(f"dice must be a pair of integers in 1..6, not {quote(dice)}") from None
     for d in (a, b):
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
-            raise InvalidDice(f"dice must be integers in 1..6, not {dice!r}")
+            raise InvalidDice(f"dice must be integers in 1..6, not {quote(dice)}")
         if not 1 <= int(d) <= 6:
-            raise InvalidDice(f"dice must be in 1..6, not {dice!r}")
+            raise InvalidDice(f"dice must be in 1..6, not {quote(dice)}")
     return int(a), int(b)
 
 

@@ -158,8 +158,11 @@ def _as_points(points, max_checkers: int) -> np.ndarray:
         raise InvalidPosition(f"bear-off positions are 6-tuples (checkers on points 1..6), got shape {a.shape}")
     if a.dtype.kind not in "iuf" or (a.dtype.kind == "f" and not np.all(a == np.round(a))):
         raise InvalidPosition(f"checker counts must be integers, not {a.dtype} values")
+    # each count is bounded before the sum, which could otherwise wrap around in int64
+    if a.size and (a.min() < 0 or a.max() > max_checkers):
+        raise InvalidPosition(f"checker counts must be >= 0 with at most {max_checkers} in all")
     a = a.astype(np.int64)
-    if a.size and (a.min() < 0 or a.sum(axis=-1).max() > max_checkers):
+    if a.size and a.sum(axis=-1).max() > max_checkers:
         raise InvalidPosition(f"checker counts must be >= 0 with at most {max_checkers} in all")
     return a
 

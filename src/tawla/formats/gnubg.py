@@ -31,7 +31,9 @@ import operator
 import re
 from dataclasses import dataclass
 
-from ..errors import InvalidId, InvalidPosition, TawlaError
+import numpy as np
+
+from ..errors import InvalidId, InvalidPosition, TawlaError, quote
 
 __all__ = ["encode_position_id", "decode_position_id", "MatchState", "encode_xgid", "decode_xgid"]
 
@@ -39,6 +41,8 @@ _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64_INDEX = {c: i for i, c in enumerate(_B64)}
 _CHECKERS = 15
 _INT = re.compile(r"-?[0-9]+\Z")
+_MAX_DIGITS = 18
+"""The most digits of an XGID number field (every field fits in far fewer)."""
 
 
 # --------------------------------------------------------------------- helpers
@@ -48,12 +52,12 @@ def _b64_int(text, nchars: int, what: str) -> int:
         raise InvalidId(f"{what} must be a str, not {type(text).__name__}")
     s = text.strip()
     if len(s) != nchars:
-        raise InvalidId(f"{what} must be {nchars} characters, got {len(s)}: {s!r}")
+        raise InvalidId(f"{what} must be {nchars} characters, got {len(s)}: {quote(s)}")
     n = 0
     for i, ch in enumerate(s):
         v = _B64_INDEX.get(ch)
         if v is None:
-            raise InvalidId(f"{what} {s!r}: invalid character {ch!r} at index {i}")
+            raise InvalidId(f"{what} {quote(s)}: invalid character {ch!r} at index {i}")
         n = (n << 6) | v
     return n
 
@@ -63,9 +67,9 @@ def _num(value, name: str, lo: int, hi: int | None, what: str) -> int:
     try:
         v = operator.index(value)
     except TypeError:
-        raise InvalidId(f"{what}: {name} {value!r} is not an int") from None
+        raise InvalidId(f"{what}: {name} {quote(value)} is not an int") from None
     if v < lo or (hi is not None and v > hi):
-        raise InvalidId(f"{what}: {name} {v} is not in {lo}..{'' if hi is None else hi}")
+        raise InvalidId(f"{what}: {name} {quote(v)} is not in {lo}..{'' if hi is None else hi}")
     return v
 
 
@@ -73,9 +77,9 @@ def _pair(value, name: str, lo: int, hi: int | None, what: str) -> tuple[int, in
     try:
         items = tuple(value)
     except TypeError:
-        raise InvalidId(f"{what}: {name} {value!r} is not a pair") from None
+        raise InvalidId(f"{what}: {name} {quote(value)} is not a pair") from None
     if len(items) != 2:
-        raise InvalidId(f"{what}: {name} {value!r} is not a pair")
+        raise InvalidId(f"{what}: {name} {quote(value)} is not a pair")
     return tuple(_num(x, name, lo, hi, what) for x in items)
 
 
@@ -170,7 +174,7 @@ def decode_position_id(text: str, *, checkers: int = _CHECKERS):
     """
     n = _b64_int(text, 14, "position ID")
     if n & 0xF:
-        raise InvalidId(f"position ID {text.strip()!r}: trailing padding bits are not zero")
+        raise InvalidId(f"position ID {quote(text.strip())}: trailing padding bits are not zero")
     key = int.from_bytes((n >> 4).to_bytes(10, "big"), "little")
     halves, pos = [], 0
     for name in ("opponent", "on_roll"):
@@ -180,16 +184,16 @@ def decode_position_id(text: str, *, checkers: int = _CHECKERS):
             while pos < 80 and (key >> pos) & 1:
                 c, pos = c + 1, pos + 1
             if pos >= 80:
-                raise InvalidId(f"position ID {text.strip()!r}: ends before the last point")
+                raise InvalidId(f"position ID {quote(text.strip())}: ends before the last point")
             pos += 1
             counts.append(c)
         if sum(counts) > checkers:
             raise InvalidId(
-                f"position ID {text.strip()!r}: {name} has {sum(counts)} checkers (> {checkers})"
+                f"position ID {quote(text.strip())}: {name} has {sum(counts)} checkers (> {checkers})"
             )
         halves.append((checkers - sum(counts), *counts))
     if key >> pos:
-        raise InvalidId(f"position ID {text.strip()!r}: non-zero bits after the last point")
+        raise InvalidId(f"position ID {quote(text.strip())}: non-zero bits after the last point")
     opponent, on_roll = halves
     _no_shared_point(on_roll, opponent, InvalidId)
     return on_roll, opponent
@@ -275,12 +279,15 @@ class MatchState:
         score = _pair(self.score, "score", 0, 0x7FFF, "match state")
         if self.match_length and max(score) > self.match_length:
             raise InvalidId(f"match state: score {score} exceeds match length {self.match_length}")
+        for name in ("crawford", "double_offered", "jacoby"):
+            flag = getattr(self, name)
+            if not isinstance(flag, (bool, np.bool_)):
+                raise InvalidId(f"match state: {name} must be True or False, not {quote(flag)}")
+            put(self, name, bool(flag))
         if not self.match_length and self.crawford:
             raise InvalidId("match state: crawford is set in a money game")
         put(self, "dice", dice)  # as rolled: gnubg keeps the order, so IDs round-trip
         put(self, "score", score)
-        for name in ("crawford", "double_offered", "jacoby"):
-            put(self, name, bool(getattr(self, name)))
 
     @classmethod
     def from_xgid(cls, text: str) -> "MatchState":
@@ -303,7 +310,7 @@ class MatchState:
                        double_offered=info["cube_action"] is not None, dice=dice,
                        match_length=info["match_length"], score=tuple(info["score"]), jacoby=info["jacoby"])
         except TawlaError as e:
-            raise InvalidId(f"XGID {text[:100]!r}: {e}") from None
+            raise InvalidId(f"XGID {quote(text)}: {e}") from None
 
     @classmethod
     def from_match_id(cls, text: str) -> "MatchState":
@@ -319,7 +326,7 @@ class MatchState:
         n = _b64_int(text, 12, "match ID")
         key = int.from_bytes(n.to_bytes(9, "big"), "little")
         f = {name: (key >> lo) & ((1 << w) - 1) for name, lo, w in _MATCH_FIELDS}
-        where = f"match ID {text.strip()!r}"
+        where = f"match ID {quote(text.strip())}"
         if key >> 67:
             raise InvalidId(f"{where}: unused bits 67..71 are not zero")
         if f["owner"] == 2:
@@ -357,7 +364,9 @@ class MatchState:
 # ------------------------------------------------------------------------ XGID
 def _xg_int(field: str, name: str, lo: int, hi: int | None = None) -> int:
     if not _INT.match(field):
-        raise InvalidId(f"XGID: {name} {field!r} is not an integer")
+        raise InvalidId(f"XGID: {name} {quote(field)} is not an integer")
+    if len(field.lstrip("-")) > _MAX_DIGITS:
+        raise InvalidId(f"XGID: {name} {quote(field)} is out of range")
     return _num(int(field), name, lo, hi, "XGID")
 
 
@@ -392,27 +401,27 @@ def decode_xgid(text: str):
         s = s[5:]
     parts = s.split(":")
     if len(parts) != 10:
-        raise InvalidId(f"XGID {text.strip()!r}: expected 10 ':'-separated fields, got {len(parts)}")
+        raise InvalidId(f"XGID {quote(text.strip())}: expected 10 ':'-separated fields, got {len(parts)}")
     board = parts[0]
     if len(board) != 26:
-        raise InvalidId(f"XGID board {board!r}: expected 26 characters, got {len(board)}")
+        raise InvalidId(f"XGID board {quote(board)}: expected 26 characters, got {len(board)}")
     bottom, top = [0] * 26, [0] * 26
     for i, ch in enumerate(board):
         if ch == "-":
             continue
         if "A" <= ch <= "O":
             if i == 0:
-                raise InvalidId(f"XGID board {board!r}: bottom checkers on the top bar")
+                raise InvalidId(f"XGID board {quote(board)}: bottom checkers on the top bar")
             bottom[i] = ord(ch) - 64
         elif "a" <= ch <= "o":
             if i == 25:
-                raise InvalidId(f"XGID board {board!r}: top checkers on the bottom bar")
+                raise InvalidId(f"XGID board {quote(board)}: top checkers on the bottom bar")
             top[25 - i] = ord(ch) - 96
         else:
-            raise InvalidId(f"XGID board {board!r}: invalid character {ch!r} at index {i}")
+            raise InvalidId(f"XGID board {quote(board)}: invalid character {ch!r} at index {i}")
     for name, side in (("bottom", bottom), ("top", top)):
         if sum(side) > _CHECKERS:
-            raise InvalidId(f"XGID board {board!r}: {name} has {sum(side)} checkers (> 15)")
+            raise InvalidId(f"XGID board {quote(board)}: {name} has {sum(side)} checkers (> 15)")
         side[0] = _CHECKERS - sum(side)
     turn = _xg_int(parts[3], "turn", -1, 1)
     if turn == 0:
@@ -423,7 +432,7 @@ def decode_xgid(text: str):
     elif re.fullmatch(r"[0-6]{2}", dfield) and (dfield == "00" or "0" not in dfield):
         dice = (int(dfield[0]), int(dfield[1]))
     else:
-        raise InvalidId(f"XGID dice: {dfield!r} is not 00, two dice 1..6, D, B or R")
+        raise InvalidId(f"XGID dice: {quote(dfield)} is not 00, two dice 1..6, D, B or R")
     ml = _xg_int(parts[8], "match length", 0)
     flags = _xg_int(parts[7], "crawford/jacoby", 0, 1 if ml else 3)
     info = dict(

@@ -266,7 +266,7 @@ def stream_match(source: str | os.PathLike, path: str | os.PathLike | None = Non
     ------
     FormatError
         If the input is not a match record at all (no ``point match`` line and no
-        ``Game`` line), or cannot be read.
+        ``Game`` line), cannot be read, or has a negative score or a number too long to be one.
     """
     fname, lines = _read_source(source)
     if fname is None and path is not None:
@@ -302,6 +302,10 @@ def stream_match(source: str | os.PathLike, path: str | os.PathLike | None = Non
                 preamble.append(f"line {item[1]}: unrecognised line {item[2]!r}")
     except OSError as exc:
         raise FormatError(f"cannot read match file: {exc}", file=fname) from exc
+    except FormatError as exc:
+        if fname is None:
+            raise
+        raise FormatError(str(exc), file=fname) from None
     if match_length is None and not games:
         raise FormatError("not a match record (no 'point match' or 'Game' line)", file=fname)
     lcol = left.most_common(1)[0][0] if left else 5  # gnubg's layout: 5 / 33

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
+from tawla.errors import FormatError, quote
 from tawla.formats.record import (
     DOUBLE,
     DROP,
@@ -55,6 +56,17 @@ _MOVE_TOKEN = r"(?:bar|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?\*?"
 _PLAY_RE = re.compile(rf"^{_MOVE_TOKEN}(?:\s+{_MOVE_TOKEN})*$")
 
 _DICE = {(a, b): (a, b) for a in range(10) for b in range(10)}  # one tuple per roll, shared
+
+_MAX_DIGITS = 9
+"""The most digits of a number in a record (lengths, scores, game and move numbers, cube values)."""
+
+
+def _number(text: str, lineno, what: str) -> int:
+    """A number of a record line; FormatError past :data:`_MAX_DIGITS` digits."""
+    if len(text.lstrip("-")) > _MAX_DIGITS:
+        where = "" if lineno is None else f"line {lineno}: "
+        raise FormatError(f"{where}{what} {quote(text)} is out of range")
+    return int(text)
 
 
 @dataclass
@@ -115,6 +127,11 @@ def classify_lines(lines: Iterator[str]):
         the first game; ``("game", lineno, n)``, ``("score", lineno, parsed)`` (``parsed`` from
         :func:`parse_score`, or None for a missing score line), ``("line", RawLine)`` and
         ``("bad", lineno, text)`` inside games.
+
+    Raises
+    ------
+    FormatError
+        A negative score, or a number (length, game or move number, score) too long to be one.
     """
     in_game = False
     need_score = False
@@ -124,24 +141,25 @@ def classify_lines(lines: Iterator[str]):
             continue
         if need_score:
             need_score = False
-            score = parse_score(line)
+            score = parse_score(line, lineno)
             yield "score", lineno, score
             if score is not None:
                 continue
         if (m := _GAME_RE.match(line)):
             in_game = need_score = True
-            yield "game", lineno, int(m["n"])
+            yield "game", lineno, _number(m["n"], lineno, "game number")
             continue
         if not in_game:
             if (m := _HEADER_RE.match(line)):
                 yield "header", m["key"], m["value"]
             elif (m := _LENGTH_RE.match(line)):
-                yield "length", lineno, int(m["n"]), line.strip()[:40]
+                yield "length", lineno, _number(m["n"], lineno, "match length"), line.strip()[:40]
             else:
                 yield "preamble", lineno, line.strip()[:40]
             continue
         if (m := _NUMBERED_RE.match(line)):
-            yield "line", RawLine(lineno, int(m["n"]), _split_actions(line[m.end():], m.end()))
+            yield "line", RawLine(lineno, _number(m["n"], lineno, "move number"),
+                                  _split_actions(line[m.end():], m.end()))
             continue
         segs = _split_actions(line, 0)
         if segs and not any(s.orphan for s in segs):  # unnumbered line, e.g. "Wins 2 points"
@@ -152,13 +170,18 @@ def classify_lines(lines: Iterator[str]):
         yield "score", None, None
 
 
-def parse_score(line: str):
+def parse_score(line: str, lineno: int | None = None):
     """Parse a score line ``Name A : 3     Name B : 1`` (GridGammon: ``Name,1811 : 3``).
 
     Returns
     -------
     tuple or None
         ``(score, players, ratings)``, or None if the line is not a score line.
+
+    Raises
+    ------
+    FormatError
+        A score line with a negative score or a number too long to be one.
     """
     m = _SCORE_RE.match(line)
     if not m:
@@ -168,11 +191,15 @@ def parse_score(line: str):
         r = _RATING_RE.match(name)
         if r:
             names.append(r["name"].strip())
-            ratings.append(int(r["rating"]))
+            ratings.append(_number(r["rating"], lineno, "rating"))
         else:
             names.append(name)
             ratings.append(None)
-    return (int(m["x"]), int(m["y"])), tuple(names), tuple(ratings)
+    score = (_number(m["x"], lineno, "score"), _number(m["y"], lineno, "score"))
+    if min(score) < 0:
+        where = "" if lineno is None else f"line {lineno}: "
+        raise FormatError(f"{where}negative score in {quote(line.strip())}")
+    return score, tuple(names), tuple(ratings)
 
 
 def _parse_segment(seg: Segment, player: int, lineno: int, move_number: int | None,
@@ -208,7 +235,7 @@ def _parse_segment(seg: Segment, player: int, lineno: int, move_number: int | No
         return act
     if (m := _DOUBLE_RE.match(text)):
         act.kind = DOUBLE
-        act.value = int(m["n"]) if m["n"] else None
+        act.value = _number(m["n"], lineno, "cube value or points") if m["n"] else None
         return act
     if text == "Takes":
         act.kind = TAKE
@@ -218,11 +245,11 @@ def _parse_segment(seg: Segment, player: int, lineno: int, move_number: int | No
         return act
     if (m := _WIN_RE.match(text)):
         act.kind = WIN
-        act.value = int(m["n"]) if m["n"] else None
+        act.value = _number(m["n"], lineno, "cube value or points") if m["n"] else None
         return act
     if (m := _LOSS_RE.match(text)):
         act.kind = RESIGN
-        act.value = int(m["n"]) if m["n"] else None
+        act.value = _number(m["n"], lineno, "cube value or points") if m["n"] else None
         return act
     act.play = text
     defects.append(f"{where}: unreadable action {text[:40]!r}")

@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import re
 
-from tawla.errors import FormatError
+from tawla.errors import FormatError, quote
 from tawla.formats.matfile import read_text
 from tawla.formats.record import DOUBLE, DROP, ILLEGAL, ROLL, TAKE, WIN, Action, Game, MatchRecord
 
@@ -66,7 +66,7 @@ def sgf_point(letter: str, player: int) -> int:
     """
     index = ord(letter) - ord("a")
     if not 0 <= index <= 25:
-        raise FormatError(f"bad SGF point letter {letter!r}")
+        raise FormatError(f"bad SGF point letter {quote(letter)}")
     if index == 24:
         return 25
     if index == 25:
@@ -104,7 +104,7 @@ def _parse_trees(text: str) -> list[list[dict[str, list[str]]]]:
     i = 0
     while i < len(tokens):
         if tokens[i] != ("punct", "("):
-            raise FormatError(f"SGF syntax error: expected '(' , got {tokens[i][1]!r}")
+            raise FormatError(f"SGF syntax error: expected '(' , got {quote(tokens[i][1])}")
         line, i = _parse_tree(tokens, i)
         trees.append(line)
     return trees

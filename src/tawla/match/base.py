@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ..errors import ConfigError, InvalidAction, NotYourTurn
+from ..errors import ConfigError, InvalidAction, NotYourTurn, quote
 from ..native import resolve_engine, throw_dice
 
 __all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "finite", "MatchBase"]
@@ -85,7 +85,7 @@ def check_player(player) -> int:
     if type(player) is int and (player == 0 or player == 1):
         return player
     if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or player not in (0, 1):
-        raise InvalidAction(f"a player is 0 or 1, not {player!r}")
+        raise InvalidAction(f"a player is 0 or 1, not {quote(player)}")
     return int(player)
 
 
@@ -155,9 +155,9 @@ class MatchBase:
         if isinstance(t, np.generic):
             t = t.item()
         if isinstance(t, bool) or not isinstance(t, (int, float)):
-            raise ConfigError(f"clock() must return a number of seconds, not {t!r}")
+            raise ConfigError(f"clock() must return a number of seconds, not {quote(t)}")
         if not finite(t):
-            raise InvalidAction(f"clock() returned {t!r}, not a finite number of seconds")
+            raise InvalidAction(f"clock() returned {quote(t)}, not a finite number of seconds")
         return t
 
     def _throw_dice(self) -> tuple:

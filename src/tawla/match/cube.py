@@ -9,7 +9,7 @@ already made are kept).
 
 from __future__ import annotations
 
-from ..errors import InvalidAction, NotYourTurn
+from ..errors import InvalidAction, NotYourTurn, quote
 from .base import RESIGN_KINDS, action, check_player
 from .games import GamesMixin
 
@@ -57,7 +57,7 @@ class CubeMixin(GamesMixin):
         """
         r = self.ruleset
         if kind not in RESIGN_KINDS:
-            raise InvalidAction(f"a resignation is one of {', '.join(RESIGN_KINDS)}, not {kind!r}")
+            raise InvalidAction(f"a resignation is one of {', '.join(RESIGN_KINDS)}, not {quote(kind)}")
         if r.scoring == "checkers_left":  # §5.7: 15 minus the resigner's checkers off
             off = self._start.row[0] if player == self._turn else self._start.row[26]
             return 15 - off

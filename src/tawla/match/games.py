@@ -12,7 +12,7 @@ the winner the pot less the house fee.
 
 from __future__ import annotations
 
-from ..errors import InvalidAction
+from ..errors import InvalidAction, quote
 from ..native import flip_row, format_steps, game_result
 from ..position import position_of
 from ..reference.scoring import opening_roll
@@ -72,7 +72,7 @@ class GamesMixin(TimersMixin):
         self._turns = turns
         cube = self._cube
         if cube & (cube - 1):
-            raise InvalidAction(f"the cube value is a power of two >= 1, not {cube!r}")
+            raise InvalidAction(f"the cube value is a power of two >= 1, not {quote(cube)}")
         row = flip_row(after_row, r)
         res = game_result(row, r, cube)
         self._dice, self._played = None, ()

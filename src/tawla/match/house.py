@@ -34,7 +34,7 @@ import json
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Mapping
 
-from ..errors import ConfigError, UnsupportedRuleset
+from ..errors import ConfigError, UnsupportedRuleset, quote
 from ..rules import RULESET_IDS, applicable_options, get_ruleset
 from .base import finite
 
@@ -140,7 +140,7 @@ class HouseRules:
         if length is None:
             return int(self.default_length[ruleset_name])
         if isinstance(length, bool) or not isinstance(length, int) or length < 0:
-            raise ConfigError(f"a match length is an integer >= 0, not {length!r}")
+            raise ConfigError(f"a match length is an integer >= 0, not {quote(length)}")
         if length == 0:
             if not self.money:
                 raise ConfigError(f"the {self.name} house has no money sessions (length 0)")
@@ -217,29 +217,29 @@ def _validate(h: HouseRules) -> None:
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0
                               or not finite(v)):
             raise ConfigError(f"{name} must be a positive finite number of seconds or None, "
-                              f"not {v!r}")
+                              f"not {quote(v)}")
 
     positive_or_none("turn_time", h.turn_time)
     positive_or_none("step_time", h.step_time)
     positive_or_none("grace_period", h.grace_period)
     if h.turn_time_choices is not None and any(isinstance(c, float) and not finite(c)
                                                for c in h.turn_time_choices):
-        raise ConfigError(f"turn_time_choices are finite numbers or None, not {h.turn_time_choices!r}")
+        raise ConfigError(f"turn_time_choices are finite numbers or None, not {quote(h.turn_time_choices)}")
     if h.turn_time_choices is not None and h.turn_time not in h.turn_time_choices:
         raise ConfigError(f"the {h.name} house's turn timer is one of "
-                            f"{', '.join(map(str, h.turn_time_choices))} s, not {h.turn_time!r}")
+                            f"{', '.join(map(str, h.turn_time_choices))} s, not {quote(h.turn_time)}")
     for key in ("stake", "fee_percent"):
         v = getattr(h, key)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise ConfigError(f"{key} must be an integer >= 0, not {v!r}")
+            raise ConfigError(f"{key} must be an integer >= 0, not {quote(v)}")
     if h.fee_percent > 100:
         raise ConfigError(f"fee_percent must be at most 100, not {h.fee_percent}")
     for r, allowed in h.lengths.items():
         if r not in RULESET_IDS:
-            raise UnsupportedRuleset(f"unknown ruleset {r!r} in the house's lengths")
+            raise UnsupportedRuleset(f"unknown ruleset {quote(r)} in the house's lengths")
         if allowed is not None and any(isinstance(n, bool) or not isinstance(n, int) or n < 1
                                        for n in allowed):
-            raise ConfigError(f"match lengths are integers >= 1: {allowed!r}")
+            raise ConfigError(f"match lengths are integers >= 1: {quote(allowed)}")
         if r not in h.default_length:
             raise ConfigError(f"no default match length for {r}")
         d = h.default_length[r]
@@ -279,14 +279,14 @@ def get_house(name, **overrides) -> HouseRules:
         base = name
     else:
         if not isinstance(name, str) or name.strip().lower() not in _PROFILES:
-            raise ConfigError(f"unknown house {name!r}; known: {', '.join(HOUSE_NAMES)}")
+            raise ConfigError(f"unknown house {quote(name)}; known: {', '.join(HOUSE_NAMES)}")
         base = _PROFILES[name.strip().lower()]
     if not overrides:
         return base
     known = {f.name for f in fields(HouseRules)}
     for k in overrides:
         if k not in known:
-            raise ConfigError(f"unknown house setting {k!r}; known: {', '.join(sorted(known))}")
+            raise ConfigError(f"unknown house setting {quote(k)}; known: {', '.join(sorted(known))}")
     if "lengths" in overrides:
         overrides["lengths"] = {k: (tuple(v) if v is not None else None)
                                 for k, v in dict(overrides["lengths"]).items()}

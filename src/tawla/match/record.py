@@ -30,7 +30,7 @@ import numpy as np
 
 from ..core.dice import check_dice
 from ..core.steps import Step
-from ..errors import ConfigError, FormatError, TawlaError
+from ..errors import ConfigError, FormatError, TawlaError, quote
 from ..position import Position
 from ..rules import get_ruleset
 from ..turn import played_hops
@@ -63,7 +63,7 @@ def _check_finite(obj):
     """Refuse a float that is not finite anywhere in a document given as a dict."""
     if isinstance(obj, float):
         if not math.isfinite(obj):
-            raise FormatError(f"not a finite number: {obj!r}")
+            raise FormatError(f"not a finite number: {quote(obj)}")
     elif isinstance(obj, dict):
         for v in obj.values():
             _check_finite(v)
@@ -127,7 +127,7 @@ def _state_from_layout(obj, layout, where):
             out[k] = int(v)
         else:
             raise FormatError(f"cannot restore the random generator: {where}.{k} must be an "
-                              f"integer in 0..{spec}, not {v!r}")
+                              f"integer in 0..{spec}, not {quote(v)}")
     return out
 
 
@@ -142,7 +142,7 @@ def _checked_rng_state(state):
     """
     name = state.get("bit_generator") if isinstance(state, dict) else None
     if not isinstance(name, str) or name not in _BIT_GENERATORS:
-        raise FormatError(f"cannot restore the random generator: unknown bit generator {name!r} "
+        raise FormatError(f"cannot restore the random generator: unknown bit generator {quote(name)} "
                           f"(known: {', '.join(_BIT_GENERATORS)})")
     cls, layout = _BIT_GENERATORS[name]
     rest = {k: v for k, v in state.items() if k != "bit_generator"}
@@ -160,9 +160,11 @@ def make_rng(rng) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        if rng < 0:
+            raise ConfigError(f"an rng seed is an int >= 0, not {quote(rng)}")
         return np.random.default_rng(int(rng))
     raise ConfigError("rng must be an int seed or a numpy.random.Generator (the engine never "
-                     f"reads global randomness), not {rng!r}")
+                     f"reads global randomness), not {quote(rng)}")
 
 
 def _rng_from_state(state) -> np.random.Generator:
@@ -187,7 +189,7 @@ def _load(data) -> dict:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise FormatError(f"not a {FORMAT} document")
     if data.get("version") != VERSION:
-        raise FormatError(f"unsupported {FORMAT} version {data.get('version')!r}")
+        raise FormatError(f"unsupported {FORMAT} version {quote(data.get('version'))}")
     return data
 
 
@@ -274,7 +276,7 @@ class RecordMixin(TurnsMixin):
             m._rng_initial = cfg["rng"]
             m._created = cfg["created"]
         except (KeyError, TypeError) as e:
-            raise FormatError(f"bad config: {e!r}") from None
+            raise FormatError(f"bad config: {quote(e)}") from None
         return m
 
     @classmethod
@@ -308,7 +310,7 @@ class RecordMixin(TurnsMixin):
             r = m.ruleset
             m._phase = st["phase"]
             if m._phase not in PHASES:
-                raise FormatError(f"unknown phase {m._phase!r}")
+                raise FormatError(f"unknown phase {quote(m._phase)}")
             m._turn = int(st["turn"])
             m._score = [int(x) for x in st["score"]]
             m._game_no = int(st["game"])
@@ -370,12 +372,16 @@ class RecordMixin(TurnsMixin):
         Raises
         ------
         tawla.errors.FormatError
-            A log that does not replay (an action the rules refuse, a different outcome).
+            A document without a config object and a list of event objects, or a log that
+            does not replay (an action the rules refuse, a different outcome).
         """
         data = _load(data)
-        cfg, events = data["config"], data["events"]
-        box = {"t": cfg["created"]}
-        m = cls._from_config(cfg, _rng_from_state(cfg["rng"]), (lambda: box["t"]), timeout_policy)
+        cfg, events = data.get("config"), data.get("events")
+        if not isinstance(cfg, dict) or not isinstance(events, list) \
+                or not all(isinstance(ev, dict) for ev in events):
+            raise FormatError(f"a {FORMAT} document to replay has a config object and a list of event objects")
+        box = {"t": cfg.get("created")}
+        m = cls._from_config(cfg, _rng_from_state(cfg.get("rng")), (lambda: box["t"]), timeout_policy)
         if cfg["created"] is None:
             m._clock = None
         m._new_game(cfg["created"])
@@ -400,7 +406,7 @@ class RecordMixin(TurnsMixin):
                     m.resign(p, ev["kind"])
                 else:
                     getattr(m, typ)(p)
-            except TawlaError as e:
+            except (TawlaError, KeyError, TypeError) as e:
                 raise FormatError(f"event {i} ({typ}) does not replay: {e}") from None
         if m._events != events:
             n = next((i for i, (a, b) in enumerate(zip(m._events, events)) if a != b),

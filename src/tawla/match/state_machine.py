@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..errors import ConfigError, InvalidAction
+from ..errors import ConfigError, InvalidAction, quote
 from .house import get_house
 from .mat_export import MatExportMixin
 from .record import RecordMixin, _rng_state_to_json, make_rng
@@ -53,12 +53,13 @@ class Match(RecordMixin, TableMixin, MatExportMixin):
     Raises
     ------
     tawla.errors.ConfigError
-        Unknown house, a match length the house does not allow, or a coin table with
-        ``length=0``.
+        Unknown house, a match length the house does not allow, a coin table with
+        ``length=0``, players that are not names (a str, or names that are not str), or an
+        ``rng`` that is neither a Generator nor an int seed >= 0.
     tawla.errors.UnsupportedRuleset
         Unknown ruleset, or a ruleset the house does not offer (a ConfigError too).
     tawla.errors.InvalidAction
-        Not two players, or a clock time (``clock()``) that is not a finite number.
+        Not two names, or a clock time (``clock()``) that is not a finite number.
     tawla.errors.TawlaError
         No ``rng``.
     """
@@ -70,7 +71,13 @@ class Match(RecordMixin, TableMixin, MatExportMixin):
         length = h.check_length(r.name, length)
         if length == 0 and h.coin_table:
             raise ConfigError("a coin table plays a match (one payment at the end), not a money session")
-        players = tuple(str(p) for p in players)
+        try:
+            names = () if isinstance(players, str) else tuple(players)
+        except TypeError:
+            names = ()
+        if not names or not all(isinstance(p, str) for p in names):
+            raise ConfigError(f"players are two names (str), not {quote(players)}")
+        players = names
         if len(players) != 2:
             raise InvalidAction(f"a match has two players, not {len(players)}")
         self._init_fields(r, h, length, players, make_rng(rng), clock, timeout_policy)

@@ -8,7 +8,7 @@ is handled by ``on_timeout``).
 
 from __future__ import annotations
 
-from ..errors import InvalidAction
+from ..errors import InvalidAction, quote
 from .base import action, check_player, finite
 from .cube import CubeMixin
 
@@ -79,7 +79,7 @@ class TableMixin(CubeMixin):
         away[player] = t if t is not None else 0
         self._away = away
         if not all(finite(d) for d in self._grace_deadlines()):
-            raise InvalidAction(f"the grace period from {t!r} ends past the range of a float")
+            raise InvalidAction(f"the grace period from {quote(t)} ends past the range of a float")
         self._emit(t, "disconnect", player=player)
 
     @action

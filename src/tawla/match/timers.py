@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InvalidAction
+from ..errors import InvalidAction, quote
 from .base import MatchBase, action, finite
 
 __all__ = ["TimersMixin"]
@@ -38,7 +38,7 @@ class TimersMixin(MatchBase):
         """
         for k, v in timers.items():
             if not finite(v):
-                raise InvalidAction(f"the {k} timer {v!r} is not a finite number of seconds")
+                raise InvalidAction(f"the {k} timer {quote(v)} is not a finite number of seconds")
         return timers
 
     def _set_timers(self, kind, t):
@@ -104,7 +104,7 @@ class TimersMixin(MatchBase):
         if isinstance(now, np.generic):
             now = now.item()
         if isinstance(now, bool) or not isinstance(now, (int, float)) or not finite(now):
-            raise InvalidAction(f"now must be a finite number of seconds, not {now!r}")
+            raise InvalidAction(f"now must be a finite number of seconds, not {quote(now)}")
         if self._phase == "over":
             raise InvalidAction("the match is over")
         dl = self.deadline

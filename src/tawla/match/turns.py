@@ -22,7 +22,7 @@ from ..bots.policies import bot_policy
 from ..core.dice import expand_dice
 from ..core.moves import Move
 from ..core.steps import Step
-from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidAction
+from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidAction, quote
 from ..notation import parse_move
 from ..position import Position
 from ..reference.turn import after_hops
@@ -235,7 +235,8 @@ class TurnsMixin(GamesMixin):
             player = self._require_turn(player, "move", "move")
         legal = self._lit()[0]
         got = None
-        if type(from_point) is int and type(to_point) is int and 0 <= from_point <= 25 and 0 <= to_point <= 25:
+        if (type(from_point) is int and type(to_point) is int and 0 <= from_point <= 25 and 0 <= to_point <= 25
+                and (dice is None or type(dice) is int or type(dice) is tuple)):
             got = native.turn_step(self._start.row, self._dice, self._hops, legal, from_point, to_point,
                                    dice, self.ruleset, self._engine)
         chosen, hops, lit = got if got is not None else self._choose_step(from_point, to_point, dice, legal)
@@ -261,14 +262,17 @@ class TurnsMixin(GamesMixin):
         """
         for v in (from_point, to_point):
             if not _is_int(v) or not 0 <= v <= 25:
-                raise IllegalMove(f"a point is an integer 0..25, not {v!r}", text=str(v))
+                raise IllegalMove(f"a point is an integer 0..25, not {quote(v)}", text=str(v))
         if dice is None:
             want = None
             cands = [s for s in legal if s[0] == from_point and s[1] == to_point]
         else:
-            want = (dice,) if _is_int(dice) else tuple(dice)
+            try:
+                want = (dice,) if _is_int(dice) else tuple(dice)
+            except TypeError:  # neither a die nor a sequence of dice
+                want = ()
             if not want or not all(map(_is_int, want)):
-                raise IllegalMove(f"dice must be a die or a tuple of dice, not {dice!r}", text=str(dice))
+                raise IllegalMove(f"dice must be a die or a tuple of dice, not {quote(dice)}", text=str(dice))
             want = tuple(map(int, want))
             # Step.die is an int for a single step, the tuple of dice for a combined one
             die = want[0] if len(want) == 1 else want
@@ -423,7 +427,7 @@ class TurnsMixin(GamesMixin):
         else:
             chosen = self._timeout_policy()(self._start, self._dice, tuple(self._played), list(cands))
             if chosen not in cands:
-                raise InvalidAction(f"the timeout policy chose {chosen!r}, not one of the candidates")
+                raise InvalidAction(f"the timeout policy chose {quote(chosen)}, not one of the candidates")
             chosen = cands[cands.index(chosen)]
         ev["after"] = Position(chosen.after, r).id()
         steps = [*self._board_and_steps()[1], *(Step(*h) for h in finals[chosen.after])]

@@ -18,7 +18,7 @@ from typing import Mapping
 from ..core.geometry import OPPOSITE, SAME, opponent_point
 from ..core.layout import OPP, PACKED_WIDTH
 from ..core.moves import position_type
-from ..errors import UnsupportedRuleset
+from ..errors import UnsupportedRuleset, quote
 
 __all__ = [
     "Ruleset",
@@ -226,7 +226,7 @@ def get_ruleset(name, **options) -> Ruleset:
         key = _ALIASES.get(name.strip().lower())
         if key is None:
             raise UnsupportedRuleset(
-                f"unknown ruleset {name!r}; known: {', '.join(sorted(_ALIASES))}"
+                f"unknown ruleset {quote(name)}; known: {', '.join(sorted(_ALIASES))}"
             )
         base = _BASE[key]
     if not options:
@@ -236,12 +236,12 @@ def get_ruleset(name, **options) -> Ruleset:
         opt = _canonical_option(opt)
         allowed = _OPTION_NAMES[opt]
         if allowed is not None and base.name not in allowed:
-            raise UnsupportedRuleset(f"option {opt!r} does not apply to ruleset {base.name!r}")
+            raise UnsupportedRuleset(f"option {quote(opt)} does not apply to ruleset {quote(base.name)}")
         if opt == "mother_rule":
             if value not in ("none", "plakoto"):
-                raise UnsupportedRuleset(f"mother_rule must be 'none' or 'plakoto', not {value!r}")
+                raise UnsupportedRuleset(f"mother_rule must be 'none' or 'plakoto', not {quote(value)}")
         elif not isinstance(value, bool):
-            raise UnsupportedRuleset(f"option {opt!r} takes True or False, not {value!r}")
+            raise UnsupportedRuleset(f"option {quote(opt)} takes True or False, not {quote(value)}")
         changes[opt] = value
     return replace(base, **changes)
 
@@ -250,7 +250,7 @@ def _canonical_option(name: str) -> str:
     """An option's canonical name (RULES.md spellings accepted); UnsupportedRuleset if unknown."""
     key = _OPTION_ALIASES.get(name, name)
     if key not in _OPTION_NAMES:
-        raise UnsupportedRuleset(f"unknown option {key!r}; known: {', '.join(sorted(_OPTION_NAMES))}")
+        raise UnsupportedRuleset(f"unknown option {quote(key)}; known: {', '.join(sorted(_OPTION_NAMES))}")
     return key
 
 
