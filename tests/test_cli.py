@@ -152,7 +152,7 @@ def test_analyze_a_clean_record(capsys, tmp_path):
     good.write_text(GOOD_RECORD)
     assert main(["analyze", "--no-progress", "--no-eval", str(good)]) == 0
     out, err = capsys.readouterr()
-    assert "1 files, 1 games (1 replayed clean, 0 with illegal plays)" in out
+    assert "1 file, 1 game (1 replayed clean, 0 with illegal plays)" in out
     assert err == ""
 
 

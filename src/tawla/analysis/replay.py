@@ -232,6 +232,12 @@ def _replay_game(game, ruleset, match_length, crawford, jacoby, evaluator, path,
     return rep
 
 
+def _name(game, player: int) -> str:
+    """A player of a game by the record's name, ``player 1`` (left column) / ``player 2`` when unnamed."""
+    names = getattr(game, "players", None) or ("", "")
+    return names[player] or f"player {player + 1}"
+
+
 def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evaluator, path) -> GameReport:
     rep = GameReport(number=game.number, score=tuple(game.score), crawford=crawford)
     pos = ruleset.initial_position()
@@ -250,7 +256,7 @@ def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evalua
                 if mover is None:
                     mover = act.player
                 elif act.player != mover:
-                    raise FormatError(f"player {act.player + 1} rolls out of turn", text=act.raw, **where)
+                    raise FormatError(f"{_name(game, act.player)} rolls out of turn", text=act.raw, **where)
                 dice = check_dice(act.dice)
                 sequences = native.legal_sequences(pos.row, dice, ruleset)
                 following = ahead.peek()
@@ -281,13 +287,13 @@ def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evalua
             elif act.kind == DOUBLE:
                 rep.cube_actions += 1
                 if mover is not None and act.player != mover:
-                    raise FormatError(f"player {act.player + 1} doubles out of turn", text=act.raw, **where)
+                    raise FormatError(f"{_name(game, act.player)} doubles out of turn", text=act.raw, **where)
                 if not ruleset.cube:
                     rep.notes.append(f"move {act.move_number}: a double in {ruleset.name}, which has no cube")
                 if crawford:
                     rep.notes.append(f"move {act.move_number}: a double in the Crawford game")
                 if owner is not None and owner != act.player:
-                    rep.notes.append(f"move {act.move_number}: player {act.player + 1} doubles without the cube")
+                    rep.notes.append(f"move {act.move_number}: {_name(game, act.player)} doubles without the cube")
                 pending_double = act.player
             elif act.kind in (TAKE, DROP):
                 rep.cube_actions += 1
@@ -327,7 +333,8 @@ def _check_result(rep, game, pos, mover, ended_by, cube, ruleset, match_length, 
         # result.winner is relative to the side on roll now (the loser's seat = `mover`)
         expected_winner = mover if result.winner == 0 else 1 - mover
         if rep.winner is not None and rep.winner != expected_winner:
-            rep.notes.append(f"recorded winner is player {rep.winner + 1}, the board says player {expected_winner + 1}")
+            rep.notes.append(f"recorded winner is {_name(game, rep.winner)}, "
+                             f"the board says {_name(game, expected_winner)}")
     elif rep.winner is not None:
         rep.ending = "resign"
     else:

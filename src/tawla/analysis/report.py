@@ -8,11 +8,13 @@ the IDs of their positions, :mod:`tawla.analysis.ids`).
 from __future__ import annotations
 
 import json
+import sys
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-__all__ = ["render_text", "to_json", "summary", "ids_text"]
+__all__ = ["render_text", "to_json", "summary", "ids_text", "plural"]
 
 
 def summary(reports) -> dict:
@@ -82,42 +84,62 @@ def ids_text(ids: dict) -> str:
     return "  ".join(parts)
 
 
+def plural(n: int, word: str) -> str:
+    """``1 file``, ``2 files``: a count and its noun."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _heading(rep) -> str:
+    kind = f"{rep.match_length}-point match" if rep.match_length else "money session"
+    return f"{rep.path}  ({rep.ruleset or '?'}, {kind}, {plural(len(rep.games), 'game')})"
+
+
+def _totals_line(s: dict, evaluated: bool) -> str:
+    files = plural(s["files"], "file") + (f" ({s['unreadable_files']} unreadable)" if s["unreadable_files"] else "")
+    line = (f"{files}, {plural(s['games'], 'game')} ({s['games_replayed_clean']} replayed clean, "
+            f"{s['games_with_errors']} with illegal plays), {plural(s['plays'], 'play')} "
+            f"({s['forced_plays']} forced), {plural(s['cube_actions'], 'cube action')}")
+    return line + (f", mean equity loss {s['mean_equity_loss']:.3f}" if evaluated else "")
+
+
 def render_text(reports, evaluator, *, worst: int = 3, console: Console | None = None) -> None:
     """Print the readable report: a header, one table per file, errors, totals.
 
-    A player whose name the record leaves empty is shown as ``player 1`` / ``player 2``.
+    A player whose name the record leaves empty is shown as ``player 1`` (left column) /
+    ``player 2``. With no evaluator and no ranked play, the report holds no evaluation: no ``best`` or ``mean
+    loss`` column, no worst plays, no mean equity loss. The default console wraps nothing
+    when standard output is not a terminal (a path in a note stays on one line).
     """
-    con = console or Console(width=110)
+    con = console or Console(soft_wrap=not sys.stdout.isatty())
+    evaluated = evaluator is not None or any(g.decisions.ranked for r in reports for g in r.games)
     if evaluator is not None:
         con.print(f"[bold]Evaluator:[/bold] {evaluator.name} — {evaluator.description}")
         con.print("Equity loss = cubeless points lost against the evaluator's best play.\n")
     for rep in reports:
-        title = f"{rep.path}  ({rep.ruleset or '?'}, " + (f"{rep.match_length}-point match" if rep.match_length
-                                                         else "money session") + f", {len(rep.games)} games)"
         if rep.error:
-            con.print(f"[red]{title}\n  unreadable: {rep.error}[/red]\n")
+            con.print(f"[red]{escape(str(rep.path))}  unreadable: {escape(str(rep.error))}[/red]\n", highlight=False)
             continue
-        con.print(f"[bold]{title}[/bold]", highlight=False)
+        con.print(f"[bold]{escape(_heading(rep))}[/bold]", highlight=False)
         t = Table()
-        for col in ("player", "plays", "forced", "best", "mean loss"):
+        columns = ("player", "plays", "forced", "best", "mean loss") if evaluated else ("player", "plays", "forced")
+        for col in columns:
             t.add_column(col, justify="left" if col == "player" else "right")
         for name, plays, forced, best, loss in _player_rows(rep):
-            t.add_row(name, str(plays), str(forced), str(best), f"{loss:.3f}")
+            cells = (name, str(plays), str(forced), str(best), f"{loss:.3f}")
+            t.add_row(*cells[:len(columns)])
         con.print(t)
-        for d, g, i in _worst(rep, worst):
+        for d, g, i in _worst(rep, worst) if evaluated else ():
             if d.equity_loss > 0:
                 con.print(f"  worst: game {d.game} move {d.move_number} {rep.player_name(d.player)}"
-                          f" {d.dice[0]}{d.dice[1]}: {d.move or '(pass)'}  best {d.best}  loss {d.equity_loss:.3f}")
+                          f" {d.dice[0]}{d.dice[1]}: {d.move or '(pass)'}  best {d.best}  loss {d.equity_loss:.3f}",
+                          markup=False, highlight=False)
                 ids = ids_text(rep.ids(g, i))
                 if ids:
                     con.print(f"    {ids}", markup=False, emoji=False, highlight=False, soft_wrap=True)
         for g in rep.games:
             if g.error:
-                con.print(f"  [red]illegal:[/red] {g.error}", markup=True, highlight=False)
+                con.print(f"  [red]illegal:[/red] {escape(str(g.error))}", markup=True, highlight=False)
             for n in g.notes:
-                con.print(f"  note: game {g.number}: {n}", highlight=False)
+                con.print(f"  note: game {g.number}: {n}", markup=False, highlight=False)
         con.print()
-    s = summary(reports)
-    con.print(f"[bold]{s['files']} files, {s['games']} games ({s['games_replayed_clean']} replayed clean, "
-              f"{s['games_with_errors']} with illegal plays), {s['plays']} plays ({s['forced_plays']} forced), "
-              f"{s['cube_actions']} cube actions, mean equity loss {s['mean_equity_loss']:.3f}[/bold]")
+    con.print(f"[bold]{escape(_totals_line(summary(reports), evaluated))}[/bold]", highlight=False)

@@ -220,6 +220,11 @@ class Plays(Sequence):
             return len(self)
         return sum(1 for i in range(len(self)) if self.player(i) == player)
 
+    @property
+    def ranked(self) -> bool:
+        """Whether an evaluator ranked any of these plays (a rank, a loss or a best move)."""
+        return self._rank is not None
+
     def count_best(self, player: int) -> int:
         """Unforced plays of one player that the evaluator ranks first."""
         return sum(1 for i, n in enumerate(self._legal) if n > 1 and self.player(i) == player and self._rank_of(i) == 1)

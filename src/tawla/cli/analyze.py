@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from importlib import resources
 
 from rich.console import Console
@@ -11,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..analysis import HeuristicEvaluator, analyze_paths, collect_files, default_evaluator
 from ..errors import ConfigError, FormatError
-from ..analysis.report import render_text, to_json
+from ..analysis.report import plural, render_text, to_json
 from ..rules import get_ruleset
 from .arguments import count
 
@@ -48,7 +49,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--worst", type=count, default=3, help="worst decisions listed per file")
     p.add_argument("--heuristic", action="store_true", help="use the small built-in evaluator")
     p.add_argument("--no-eval", action="store_true", help="replay only, no ranking of plays")
-    p.add_argument("--progress", action="store_true", help="show the progress bar even when not a terminal")
+    p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal (there: a plain line per second)")
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(run=run)
     return p
@@ -85,16 +86,23 @@ def run(args: argparse.Namespace) -> int:
         print("No file given: analysing the bundled self-play samples. Next, try the real archives:\n"
               "  tawla analyze ../shared/data/matches\n", file=sys.stderr)
     evaluator = None if args.no_eval else (HeuristicEvaluator() if args.heuristic else default_evaluator())
-    show = not args.no_progress and not args.json and sys.stderr.isatty() or args.progress
+    tty = sys.stderr.isatty()
+    show = not args.no_progress and (args.progress or tty and not args.json)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[games]} games"), console=Console(stderr=True), disable=not show,
-                  transient=True) as bar:
+                  TextColumn("{task.fields[games]} games"), console=Console(stderr=True),
+                  disable=not (show and tty), transient=True) as bar:
         task = bar.add_task("analysing", total=len(paths), games=0)
-        games = [0]
+        state = {"files": 0, "games": 0, "shown": time.monotonic()}
 
         def tick(path, rep):
-            games[0] += len(rep.games)
-            bar.update(task, advance=1, games=games[0], description=getattr(path, "name", str(path)))
+            state["files"] += 1
+            state["games"] += len(rep.games)
+            bar.update(task, advance=1, games=state["games"], description=getattr(path, "name", str(path)))
+            now = time.monotonic()
+            if show and not tty and (now - state["shown"] >= 1.0 or state["files"] == len(paths)):
+                state["shown"] = now
+                print(f"analysed {state['files']}/{len(paths)} files, {plural(state['games'], 'game')}: {path}",
+                      file=sys.stderr, flush=True)
 
         reports = analyze_paths(paths, evaluator=evaluator, ruleset=args.ruleset, progress=tick)
     if args.json:
