@@ -14,9 +14,10 @@ Schema (version 1)::
      "events": [{"type", "t", ...}, ...]}
 
 :meth:`~RecordMixin.to_json` is one line of canonical JSON (sorted keys, no spaces);
-:meth:`~RecordMixin.from_json` restores a match from it and :meth:`~RecordMixin.replay`
-rebuilds one from ``config`` and the input events alone; both give the same JSON, byte
-for byte. The log only grows, so the JSON text of the events already written is kept and
+:meth:`~RecordMixin.replay` rebuilds a match from ``config`` and the input events alone;
+:meth:`~RecordMixin.from_json` replays the same way and also requires the document's
+``state`` (and every key) to be exactly what the replay gives; both give the same JSON,
+byte for byte. The log only grows, so the JSON text of the events already written is kept and
 each :meth:`~RecordMixin.to_json` encodes only the new ones.
 """
 
