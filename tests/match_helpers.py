@@ -28,7 +28,7 @@ def rng_state_for(values):
 
 
 def craft(m, *, board=None, turn=None, phase=None, dice=None, next_dice=None, **state):
-    """A copy of ``m`` with parts of its state replaced (through to_dict / from_json)."""
+    """A copy of ``m`` with parts of its state replaced (through to_dict and the unchecked Match._restore)."""
     d = m.to_dict()
     st = d["state"]
     if board is not None:
@@ -44,7 +44,7 @@ def craft(m, *, board=None, turn=None, phase=None, dice=None, next_dice=None, **
     if next_dice is not None:
         st["rng"] = rng_state_for(next_dice)
     st.update(state)
-    return Match.from_json(d, clock=m._clock)
+    return Match._restore(d, clock=m._clock)
 
 
 def pos(ruleset, me, opp, **kw):

@@ -14,9 +14,10 @@ Schema (version 1)::
      "events": [{"type", "t", ...}, ...]}
 
 :meth:`~RecordMixin.to_json` is one line of canonical JSON (sorted keys, no spaces);
-:meth:`~RecordMixin.from_json` restores a match from it and :meth:`~RecordMixin.replay`
-rebuilds one from ``config`` and the input events alone; both give the same JSON, byte
-for byte. The log only grows, so the JSON text of the events already written is kept and
+:meth:`~RecordMixin.replay` rebuilds a match from ``config`` and the input events alone;
+:meth:`~RecordMixin.from_json` replays the same way and also requires the document's
+``state`` (and every key) to be exactly what the replay gives; both give the same JSON,
+byte for byte. The log only grows, so the JSON text of the events already written is kept and
 each :meth:`~RecordMixin.to_json` encodes only the new ones.
 """
 
@@ -193,6 +194,61 @@ def _load(data) -> dict:
     return data
 
 
+_DOCUMENT_KEYS = ("format", "version", "config", "state", "events")
+_CONFIG_KEYS = ("ruleset", "ruleset_options", "house", "length", "players", "rng", "created")
+_STATE_KEYS = ("board", "turn", "phase", "score", "cube", "owner", "dice", "played", "turns",
+               "doubler", "offer", "resume", "crawford_game", "crawford_done", "last_winner",
+               "timers", "paused", "away", "winner", "end", "payout", "games", "game", "rng")
+"""The keys of a document and of its ``config`` and ``state`` parts, in the order
+:meth:`RecordMixin.from_json` compares them."""
+
+
+def _check_keys(obj, keys, where):
+    if not isinstance(obj, dict):
+        raise FormatError(f"the {where} of a {FORMAT} document is an object, not {quote(obj)}")
+    missing = [k for k in keys if k not in obj]
+    extra = sorted(str(k) for k in obj if k not in keys)
+    if missing:
+        raise FormatError(f"the {where} lacks the key {quote(missing[0])}")
+    if extra:
+        raise FormatError(f"the {where} has an unknown key {quote(extra[0])}")
+
+
+def _check_config(cfg):
+    """Refuse a ``config`` that the house does not allow (as :class:`~tawla.Match` would)."""
+    try:
+        h = HouseRules.from_dict(cfg["house"])
+        r = h.ruleset(cfg["ruleset"])
+        h.check_length(r.name, cfg["length"])
+    except (TawlaError, KeyError, TypeError, ValueError, AttributeError) as e:
+        raise FormatError(f"bad config: {quote(str(e))}") from None
+    if r.name != cfg["ruleset"]:
+        raise FormatError(f"bad config: ruleset {quote(cfg['ruleset'])} is not a ruleset id")
+    if cfg["ruleset_options"] != dict(r.options):
+        raise FormatError(f"bad config: ruleset_options {quote(cfg['ruleset_options'])} are not "
+                          f"those of the house ({quote(dict(r.options))})")
+    if cfg["length"] == 0 and h.coin_table:
+        raise FormatError("bad config: a coin table plays no money session")
+    players = cfg["players"]
+    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
+        raise FormatError(f"bad config: players are a list of two names, not {quote(players)}")
+    created = cfg["created"]
+    if created is not None and (isinstance(created, bool) or not isinstance(created, (int, float))):
+        raise FormatError(f"bad config: created is a time or null, not {quote(created)}")
+
+
+def _check_same(got, doc, keys, where):
+    """Refuse ``doc`` unless each field encodes as the replayed one in ``got`` does."""
+    for k in keys:
+        try:
+            same = _dumps(doc[k]) == _dumps(got[k])
+        except (TypeError, ValueError):
+            same = False
+        if not same:
+            raise FormatError(f"the {where} does not match its event log: {k} is {quote(doc[k])}, "
+                              f"the log gives {quote(got[k])}")
+
+
 class RecordMixin(TurnsMixin):
     """The JSON document of a match, its restoration and its replay."""
 
@@ -283,6 +339,10 @@ class RecordMixin(TurnsMixin):
     def from_json(cls, data, *, clock=None, timeout_policy=None):
         """Restore a match from :meth:`to_json` (or :meth:`to_dict`) output.
 
+        The match is rebuilt by replaying the document's event log (:meth:`replay`); the
+        document must have exactly the keys :meth:`to_json` writes, a configuration the
+        house allows, and a ``state`` identical to the replayed one.
+
         Parameters
         ----------
         data : str or dict
@@ -298,10 +358,26 @@ class RecordMixin(TurnsMixin):
         tawla.errors.FormatError
             Not a document of this format and version, a number that is not finite, a random
             generator other than numpy's PCG64, PCG64DXSM, MT19937, Philox or SFC64 or a
-            state not of its layout, or a state that does not hold.
-        tawla.errors.IllegalMove
-            Saved steps of the turn in progress that are not legal.
+            state not of its layout, missing or extra keys, a configuration the house does
+            not allow, a log that does not replay, or a state other than the one its log
+            gives (the message names the first field that differs).
         """
+        data = _load(data)
+        _check_keys(data, _DOCUMENT_KEYS, "document")
+        cfg, st = data["config"], data["state"]
+        _check_keys(cfg, _CONFIG_KEYS, "config")
+        _check_keys(st, _STATE_KEYS, "state")
+        _checked_rng_state(st["rng"])
+        _check_config(cfg)
+        m = cls._replay_loaded(data, clock, timeout_policy)
+        _check_same(m._config(), cfg, _CONFIG_KEYS, "config")
+        _check_same(m._state(), st, _STATE_KEYS, "state")
+        return m
+
+    @classmethod
+    def _restore(cls, data, *, clock=None, timeout_policy=None):
+        """A match with the state of a document taken as written, checked only for being
+        playable (not against its log): for building positions by hand."""
         data = _load(data)
         try:
             cfg, st = data["config"], data["state"]
@@ -375,7 +451,11 @@ class RecordMixin(TurnsMixin):
             A document without a config object and a list of event objects, or a log that
             does not replay (an action the rules refuse, a different outcome).
         """
-        data = _load(data)
+        return cls._replay_loaded(_load(data), clock, timeout_policy)
+
+    @classmethod
+    def _replay_loaded(cls, data, clock, timeout_policy):
+        """:meth:`replay` of a document already parsed by :func:`_load`."""
         cfg, events = data.get("config"), data.get("events")
         if not isinstance(cfg, dict) or not isinstance(events, list) \
                 or not all(isinstance(ev, dict) for ev in events):
