@@ -184,7 +184,7 @@ class Bot:
         if self.depth < 0:
             return moves[int(self.rng.integers(len(moves)))]
         children = _flip_rows(_rows_of(moves), self.ruleset)
-        v = self.values(children, exact=False)
+        v = self._values(children, exact=False)
         return moves[int(np.argmax(v))]
 
     def timeout_policy(self):
@@ -198,7 +198,7 @@ class Bot:
                 return cands[0] if self.depth >= 0 or len(cands) <= 1 else \
                     cands[int(self.rng.integers(len(cands)))]
             children = _flip_rows(_rows_of(cands), self.ruleset)
-            return cands[int(np.argmax(self.values(children, exact=False)))]
+            return cands[int(np.argmax(self._values(children, exact=False)))]
 
         return policy
 
@@ -242,7 +242,7 @@ class Bot:
             v = -evaluate_rows(children, r)[:, 0]
             pick = _first_reaching(v, starts, ends, np.maximum.reduceat(v, starts))  # first best move
         else:
-            pick = np.array([a + int(np.argmax(self.values(children[a:b], exact=False)))
+            pick = np.array([a + int(np.argmax(self._values(children[a:b], exact=False)))
                              for a, b in zip(starts, ends)])
         nxt[parent[starts]] = children[pick]
         played[parent[starts]] = True
@@ -291,13 +291,17 @@ class Bot:
             Children of another shape or dtype, or rows that are not positions of the
             bot's ruleset (checked before the evaluator reads them).
         """
-        depth = self.depth if depth is None else depth
-        r = self.ruleset
         children = np.asarray(children)
         if children.ndim != 2 or children.shape[1] != PACKED_WIDTH or children.dtype != np.uint8:
             raise InvalidPosition(f"children must be uint8[N, {PACKED_WIDTH}], not {children.dtype}{list(children.shape)}")
         children = np.ascontiguousarray(children)
-        native.validate_rows(children, r)
+        native.validate_rows(children, self.ruleset)
+        return self._values(children, depth, exact)
+
+    def _values(self, children: np.ndarray, depth: int | None = None, exact: bool = True) -> np.ndarray:
+        """:meth:`values` of children the engine made (checked rows: no validation again)."""
+        depth = self.depth if depth is None else depth
+        r = self.ruleset
         v = -evaluate_rows(children, r)[:, 0]
         if depth <= 0 or len(children) <= 1:
             return v
