@@ -210,8 +210,8 @@ class Position:
             A ruleset without backgammon's board.
         """
         r = _board_ruleset(ruleset, "XGIDs")
-        MatchState.from_xgid(text)  # the whole XGID is checked, not only the board
-        me, opp, _info = decode_xgid(text)
+        me, opp, info = decode_xgid(text)
+        MatchState._of_xgid_fields(info, text)  # the whole XGID is checked, not only the board
         return cls._from_own_coords(r, me, opp)
 
     def xgid(self, match_state=None) -> str:

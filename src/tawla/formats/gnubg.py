@@ -300,7 +300,11 @@ class MatchState:
         InvalidId
             A malformed XGID or match fields out of range.
         """
-        _me, _opp, info = decode_xgid(text)
+        return cls._of_xgid_fields(decode_xgid(text)[2], text)
+
+    @classmethod
+    def _of_xgid_fields(cls, info: dict, text: str) -> "MatchState":
+        """:meth:`from_xgid` of the match fields ``info`` that :func:`decode_xgid` read from ``text``."""
         on_roll = 0 if info["turn"] == 1 else 1
         owner = {0: None, 1: 0, -1: 1}[info["cube_position"]]
         dice = tuple(sorted(info["dice"], reverse=True))
