@@ -66,7 +66,7 @@ def n_positions(int checkers):
 
 def rank_array(cnp.ndarray pts):
     """Ranks of an ``int[N, 6]`` array of positions (checkers on points 1..6)."""
-    cdef long[:, :] a = np.ascontiguousarray(pts, dtype=np.int_)
+    cdef const long[:, :] a = np.ascontiguousarray(pts, dtype=np.int_)
     cdef Py_ssize_t i, N = a.shape[0]
     cdef cnp.ndarray out = np.empty(N, dtype=np.int64)
     cdef long long[:] o = out
@@ -412,8 +412,8 @@ def one_step(cnp.ndarray dist_in, cnp.ndarray mean_in):
     one roll. Used by the tests to check that another database (gnubg's) is consistent
     with this move generator, given its own values.
     """
-    cdef double[:, ::1] din = np.ascontiguousarray(dist_in, dtype=np.float64)
-    cdef double[::1] mi = np.ascontiguousarray(mean_in, dtype=np.float64)
+    cdef const double[:, ::1] din = np.ascontiguousarray(dist_in, dtype=np.float64)
+    cdef const double[::1] mi = np.ascontiguousarray(mean_in, dtype=np.float64)
     cdef int N = din.shape[0]
     cdef int K = din.shape[1]
     cdef int checkers = 0

@@ -29,7 +29,7 @@ def flip_row(bytes row, bint same):
     return bytes(out[:W])
 
 
-def flip_rows(cnp.uint8_t[:, ::1] rows, bint same):
+def flip_rows(const cnp.uint8_t[:, ::1] rows, bint same):
     """Flip every row of a uint8[N, 56] array; returns a new array."""
     cdef Py_ssize_t i, n = rows.shape[0]
     cdef tw_geo g

@@ -24,7 +24,7 @@ def n_features():
     return TW_NF
 
 
-def features_bg(cnp.uint8_t[:, ::1] rows):
+def features_bg(const cnp.uint8_t[:, ::1] rows):
     """The feature matrix (float64[N, NF]) of backgammon-geometry rows."""
     cdef Py_ssize_t i, n = rows.shape[0]
     _check_rows(rows)
@@ -46,7 +46,7 @@ cdef _check_weights(const double[:, ::1] W):
         raise InvalidArgument(f"weights must be float64[5, {TW_NF}], not [{W.shape[0]}, {W.shape[1]}]")
 
 
-def linear_bg(cnp.uint8_t[:, ::1] rows, double[:, ::1] W, bint cube):
+def linear_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, bint cube):
     """float64[N, 6]: equity, win, wg, wbg, lg, lbg of the linear model (conditional outputs)."""
     cdef Py_ssize_t i, n = rows.shape[0]
     _check_rows(rows)
@@ -70,7 +70,7 @@ cdef tw_race_tables _race_tables(const double[:, :, ::1] one, const double[::1] 
     return t
 
 
-def race_bg(cnp.uint8_t[:, ::1] rows, const double[:, :, ::1] one, const double[::1] two):
+def race_bg(const cnp.uint8_t[:, ::1] rows, const double[:, :, ::1] one, const double[::1] two):
     """float64[N, 6]: the race model for opposite-geometry rows with no contact."""
     cdef Py_ssize_t i, n = rows.shape[0]
     _check_rows(rows)
@@ -83,7 +83,7 @@ def race_bg(cnp.uint8_t[:, ::1] rows, const double[:, :, ::1] one, const double[
     return out
 
 
-def eval_bg(cnp.uint8_t[:, ::1] rows, double[:, ::1] W, bint cube, bint bar_bg_double,
+def eval_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, bint cube, bint bar_bg_double,
             const double[:, :, ::1] one, const double[::1] two):
     """Backgammon / adi evaluation in one pass: game over, race model, linear contact.
 
@@ -105,7 +105,7 @@ def eval_bg(cnp.uint8_t[:, ::1] rows, double[:, ::1] W, bint cube, bint bar_bg_d
     return out, race_np
 
 
-def nohit_contact(cnp.uint8_t[:, ::1] rows, bint same, bint pin, int start_lock, bint mahbusa,
+def nohit_contact(const cnp.uint8_t[:, ::1] rows, bint same, bint pin, int start_lock, bint mahbusa,
                   bint t31, bint checkers_left):
     """float64[N, 6]: the effective-pip contact model of the no-hit games."""
     cdef Py_ssize_t i, n = rows.shape[0]
