@@ -182,7 +182,7 @@ cdef void _adopt_cached(tw_ctx *c, tw_vec64 *par, tw_vec64 *rol, size_t rows) no
 
 
 # --- batch expansion ----------------------------------------------------------------------------
-def expand(const uint8_t[:, ::1] positions, const uint8_t[:, ::1] dice, Params params):
+def expand(const uint8_t[:, ::1] positions, const uint8_t[:, ::1] dice, Params params, bint checked=True):
     """Every distinct child of every row (see :func:`tawla.expand`).
 
     Parameters
@@ -192,6 +192,9 @@ def expand(const uint8_t[:, ::1] positions, const uint8_t[:, ::1] dice, Params p
     dice : uint8[N, 2], C-contiguous
         The roll of each row, values 1..6.
     params : Params
+    checked : bool
+        False for rows and dice the caller has validated (the engine's own children, or
+        :func:`tawla.expand` after its checks): only the shapes are checked then.
 
     Returns
     -------
@@ -213,8 +216,11 @@ def expand(const uint8_t[:, ::1] positions, const uint8_t[:, ::1] dice, Params p
     cdef int ok = 1
     if dice.shape[0] != n or dice.shape[1] != 2:
         raise InvalidDice(f"dice must have shape ({n}, 2), not {tuple(dice.shape)[:2]}")
-    _validate_batch(params, positions)
-    if n:
+    if positions.shape[1] != 56:
+        raise InvalidId(f"positions must have shape (N, 56), not {tuple(positions.shape)[:2]}")
+    if checked:
+        _validate_batch(params, positions)
+    if n and checked:
         with nogil:
             bad = tw_check_dice(&dice[0, 0], n)
     if bad >= 0:
@@ -239,13 +245,15 @@ def expand(const uint8_t[:, ::1] positions, const uint8_t[:, ::1] dice, Params p
             _own_array(par.p, par.bytes, 1, c.nout, 0, cnp.NPY_INT64))
 
 
-def expand_all_rolls(const uint8_t[:, ::1] positions, Params params):
+def expand_all_rolls(const uint8_t[:, ::1] positions, Params params, bint checked=True):
     """:func:`expand` for all 21 rolls of every row (rolls in ``tawla.ROLLS`` order).
 
     Parameters
     ----------
     positions : uint8[N, 56], C-contiguous
     params : Params
+    checked : bool
+        False for rows the caller has validated: only the width is checked then.
 
     Returns
     -------
@@ -261,7 +269,10 @@ def expand_all_rolls(const uint8_t[:, ::1] positions, Params params):
     cdef tw_vec64 par, rol
     cdef size_t k
     cdef int ok = 1
-    _validate_batch(params, positions)
+    if positions.shape[1] != 56:
+        raise InvalidId(f"positions must have shape (N, 56), not {tuple(positions.shape)[:2]}")
+    if checked:
+        _validate_batch(params, positions)
     if not tw_ctx_init(&c, &params.p):
         raise MemoryError()
     k = _initial_rows(21 * 32 * n)

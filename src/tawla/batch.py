@@ -28,7 +28,7 @@ from .errors import InvalidArgument, quote
 from .native import default_engine
 from .position import positions_to_array
 from .rules import get_ruleset
-from .rules.validation import check_dice_array, check_rows_array, validate_rows
+from .rules.validation import check_dice_array, check_rows_array
 
 __all__ = ["ROLLS", "ROLL_WEIGHTS", "legal_moves", "pass_move", "expand", "expand_all_rolls",
            "default_engine", "fast_available", "PlayoutResult", "playout", "random_positions",
@@ -87,8 +87,7 @@ def expand(positions, dice, *, ruleset, engine: str | None = None):
     arr = check_rows_array(positions)
     d = check_dice_array(dice, arr.shape[0])
     engine = native.resolve_engine(engine)
-    if engine == "reference":
-        validate_rows(arr, r)
+    native.validate_rows(arr, r)
     return native.expand(arr, d, r, engine)
 
 
@@ -108,8 +107,7 @@ def expand_all_rolls(positions, *, ruleset, engine: str | None = None):
     r = get_ruleset(ruleset)
     arr = check_rows_array(positions)
     engine = native.resolve_engine(engine)
-    if engine == "reference":
-        validate_rows(arr, r)
+    native.validate_rows(arr, r)
     return native.expand_all_rolls(arr, r, engine)
 
 
@@ -174,7 +172,8 @@ def _whole(value, name: str, lo, hi) -> int:
     except TypeError:
         raise InvalidArgument(f"{name} must be a whole number, not {quote(value)}") from None
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise InvalidArgument(f"{name} must be in {lo}..{hi}, not {quote(v)}")
+        bounds = f"in {lo}..{hi}" if hi is not None else f">= {lo}"
+        raise InvalidArgument(f"{name} must be {bounds}, not {quote(v)}")
     return v
 
 
@@ -234,9 +233,17 @@ def random_positions(ruleset, n_positions: int, seed: int = 0, *, parallel_games
     Returns
     -------
     uint8[n_positions, PACKED_WIDTH]
+
+    Raises
+    ------
+    tawla.errors.InvalidArgument
+        ``n_positions`` or ``parallel_games`` not a whole number in 0..2**31 - 1, or ``seed``
+        not a whole number >= 0.
     """
     r = get_ruleset(ruleset)
-    rng = np.random.default_rng(seed)
+    n_positions = _whole(n_positions, "n_positions", 0, _INT32_MAX)
+    parallel_games = _whole(parallel_games, "parallel_games", 0, _INT32_MAX)
+    rng = np.random.default_rng(_whole(seed, "seed", 0, None))
     start = positions_to_array([r.initial_position()])
     k = max(1, min(int(parallel_games), int(n_positions)))
     cur = np.repeat(start, k, axis=0)
@@ -244,7 +251,7 @@ def random_positions(ruleset, n_positions: int, seed: int = 0, *, parallel_games
     out, have = [], 0
     while have < n_positions:
         dice = rng.integers(1, 7, size=(k, 2), dtype=np.uint8)
-        children, parent = expand(cur, dice, ruleset=r)
+        children, parent = native.expand(cur, dice, r)  # rows of the games themselves: valid
         counts = np.bincount(parent, minlength=k)
         live = counts > 0  # a game over yields no child
         take = cur[(live | include_over) & (include_start | ~fresh)]

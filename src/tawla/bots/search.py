@@ -36,12 +36,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import native
-from ..batch import expand, expand_all_rolls
+from ..batch import expand
 from ..core.dice import ROLL_WEIGHTS, check_dice
 from ..core.layout import PACKED_WIDTH
 from ..core.moves import Move
-from ..errors import ConfigError, InvalidAction, InvalidPosition, UnsupportedRuleset, quote
-from ..evaluation import evaluate, evaluate_rows
+from ..errors import ConfigError, InvalidAction, InvalidArgument, InvalidPosition, UnsupportedRuleset, quote
+from ..evaluation import evaluate_rows
 from ..position import Position
 from ..rules import get_ruleset
 from ..rules.validation import check_rows_array
@@ -105,6 +105,11 @@ def _below(v, idx, w) -> np.ndarray:
         lo = out[rest]
         out[rest] = np.min(w) - 1 - (lo.max() - lo)
     return out
+
+
+def _as_evaluate(ev: np.ndarray) -> np.ndarray:
+    """float64 evaluations at the precision :func:`tawla.evaluate` returns (float32)."""
+    return ev.astype(np.float32).astype(np.float64)
 
 
 def _rows_of(moves) -> np.ndarray:
@@ -239,7 +244,7 @@ class Bot:
         if self.depth < 0:
             pick = starts + (self.rng.random(len(starts)) * (ends - starts)).astype(np.int64)
         elif self.depth == 0:
-            v = -evaluate_rows(children, r)[:, 0]
+            v = -evaluate_rows(children, r, checked=False)[:, 0]
             pick = _first_reaching(v, starts, ends, np.maximum.reduceat(v, starts))  # first best move
         else:
             pick = np.array([a + int(np.argmax(self._values(children[a:b], exact=False)))
@@ -302,7 +307,7 @@ class Bot:
         """:meth:`values` of children the engine made (checked rows: no validation again)."""
         depth = self.depth if depth is None else depth
         r = self.ruleset
-        v = -evaluate_rows(children, r)[:, 0]
+        v = -evaluate_rows(children, r, checked=False)[:, 0]
         if depth <= 0 or len(children) <= 1:
             return v
         scale = self._scale()
@@ -329,12 +334,12 @@ class Bot:
         """
         r = self.ruleset
         n = len(rows)
-        ev = evaluate_rows(rows, r)
+        ev = evaluate_rows(rows, r, checked=False)
         val = -ev[:, 0]
-        g, par, roll = expand_all_rolls(rows, ruleset=r)
+        g, par, roll = native.expand_all_rolls(rows, r)  # rows the engine made
         if len(g) == 0:
             return val, (g, par, roll, np.zeros(0), np.zeros(0, np.int64))
-        e = evaluate_rows(g, r)[:, 0]  # our equity, we are on roll in g
+        e = evaluate_rows(g, r, checked=False)[:, 0]  # our equity, we are on roll in g
         key = par * 21 + roll
         starts, ends = _groups(key)
         mins = np.minimum.reduceat(e, starts)
@@ -361,11 +366,11 @@ class Bot:
             return out
         replies = g[pick]  # we are on roll in these
         kp = pos[par[pick]]
-        ev_r = evaluate_rows(replies, r)[:, 0]
-        h, hp, hr = expand_all_rolls(replies, ruleset=r)
+        ev_r = evaluate_rows(replies, r, checked=False)[:, 0]
+        h, hp, hr = native.expand_all_rolls(replies, r)
         v = np.array(ev_r)
         if len(h):
-            eh = -evaluate_rows(h, r)[:, 0]  # our value after our move
+            eh = -evaluate_rows(h, r, checked=False)[:, 0]  # our value after our move
             key = hp * 21 + hr
             starts, _ = _groups(key)
             maxs = np.maximum.reduceat(eh, starts)
@@ -380,15 +385,15 @@ class Bot:
     def preroll(self, position) -> np.ndarray:
         """Cubeless evaluation (the columns of :data:`tawla.evaluation.COLUMNS`) of ``position``
         before the side on roll rolls: the average over its 21 rolls of its best move at 0 ply."""
-        r = self.ruleset
-        row = position.to_array()[None]
-        static = evaluate(row, r)[0].astype(np.float64)
+        r = self._own(position).ruleset
+        row = position.to_array()[None]  # a Position of the bot's ruleset: a valid row
+        static = _as_evaluate(evaluate_rows(row, r, checked=False))[0]
         if position.result() is not None:
             return static
-        c, par, roll = expand_all_rolls(row, ruleset=r)
+        c, par, roll = native.expand_all_rolls(row, r)
         if len(c) == 0:
             return static
-        ev = evaluate(c, r).astype(np.float64)
+        ev = _as_evaluate(evaluate_rows(c, r, checked=False))
         mine = np.empty_like(ev)  # flip to our side: equity, win, wg, wbg, lg, lbg
         mine[:, 0] = -ev[:, 0]
         mine[:, 1] = 1 - ev[:, 1]
@@ -430,12 +435,19 @@ class Bot:
         Raises
         ------
         tawla.errors.UnsupportedRuleset
-            The ruleset has no doubling cube.
+            The ruleset has no doubling cube, or a position of another ruleset.
+        tawla.errors.InvalidPosition
+            Not a Position.
         tawla.errors.InvalidArgument
-            An efficiency outside [0, 1].
+            An efficiency outside [0, 1], a cube value below 1 or an owner not -1, 0 or 1.
         """
         r = self.ruleset
         if not r.cube:
             raise UnsupportedRuleset(f"{r.name} has no doubling cube")
+        self._own(position)
+        if isinstance(cube_value, bool) or not isinstance(cube_value, (int, np.integer)) or cube_value < 1:
+            raise InvalidArgument(f"cube_value must be a whole number >= 1, not {quote(cube_value)}")
+        if isinstance(cube_owner, bool) or not isinstance(cube_owner, (int, np.integer)) or cube_owner not in (-1, 0, 1):
+            raise InvalidArgument(f"cube_owner must be -1, 0 or 1, not {quote(cube_owner)}")
         may = cube_owner >= 0 and position.result() is None
         return CubeAction.from_probabilities(self.preroll(position), may, efficiency)

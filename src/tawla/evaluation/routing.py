@@ -101,10 +101,7 @@ def evaluate(positions, ruleset) -> np.ndarray:
     tawla.errors.ConfigError
         A contact model that returns another shape.
     """
-    r = get_ruleset(ruleset)
-    rows = np.ascontiguousarray(check_rows(positions))
-    native.validate_rows(rows, r)
-    return evaluate_rows(rows, r).astype(np.float32)
+    return evaluate_rows(positions, ruleset).astype(np.float32)
 
 
 def _compiled_pass(model, r) -> bool:
@@ -113,19 +110,30 @@ def _compiled_pass(model, r) -> bool:
             and r.scoring in ("cube", "mars") and not r.quadrant_lock_win and not r.bearoff_no_opponent_in_home)
 
 
-def evaluate_rows(rows: np.ndarray, r) -> np.ndarray:
-    """:func:`evaluate` without the argument checks, in float64 (the search's entry).
+def evaluate_rows(rows: np.ndarray, r, *, checked: bool = True) -> np.ndarray:
+    """:func:`evaluate` in float64 (the search's entry).
 
     Parameters
     ----------
     rows : uint8[N, 56]
-        Checked rows.
-    r : Ruleset
+    r : Ruleset or str
+    checked : bool
+        False for rows the engine made (:func:`tawla.expand`'s children, a Position's row),
+        which are then read without validation; ``r`` must then be a Ruleset.
 
     Returns
     -------
     float64[N, 6]
+
+    Raises
+    ------
+    tawla.errors.InvalidId, tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset
+        As for :func:`evaluate`, when ``checked``.
     """
+    if checked:
+        r = get_ruleset(r)
+        rows = np.ascontiguousarray(check_rows(rows))
+        native.validate_rows(rows, r)
     model = CONTACT_MODELS[r.name]
     if len(rows) and _compiled_pass(model, r):
         one, _, _, two = eval_tables()

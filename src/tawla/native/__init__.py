@@ -210,17 +210,19 @@ def format_steps(steps) -> str:
 
 
 def expand(arr: np.ndarray, dice: np.ndarray, r: Ruleset, engine=None):
-    """Children and parents of every row (:func:`tawla.expand`); ``arr`` and ``dice`` are
-    C-contiguous ``uint8`` arrays whose shapes and dice values are checked."""
+    """Children and parents of every row (:func:`tawla.expand`) without validation: ``arr``
+    (``uint8[N, 56]``) holds valid rows of ``r`` and ``dice`` (``uint8[N, 2]``) values in
+    1..6, both C-contiguous (only the shapes are checked here)."""
     if resolve_engine(engine) == "fast":
-        return _fast.expand(arr, dice, params(r))
+        return _fast.expand(arr, dice, params(r), False)
     return _ref_batch.expand(r, arr, dice)
 
 
 def expand_all_rolls(arr: np.ndarray, r: Ruleset, engine=None):
-    """Children, parents and roll indices for all 21 rolls (:func:`tawla.expand_all_rolls`)."""
+    """Children, parents and roll indices for all 21 rolls (:func:`tawla.expand_all_rolls`)
+    of valid rows ``uint8[N, 56]`` of ``r`` (not validated here)."""
     if resolve_engine(engine) == "fast":
-        return _fast.expand_all_rolls(arr, params(r))
+        return _fast.expand_all_rolls(arr, params(r), False)
     from_rolls = np.repeat(arr, 21, axis=0)
     children, par = _ref_batch.expand(r, from_rolls, np.tile(ROLLS, (arr.shape[0], 1)))
     return children, par // 21, par % 21
