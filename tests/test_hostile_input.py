@@ -11,6 +11,7 @@ import pytest
 
 import tawla
 from tawla import bearoff
+from tawla.analysis import collect_files
 from tawla.cli.arguments import parse_dice
 from tawla.errors import (ConfigError, FormatError, IllegalMove, InvalidArgument, InvalidDice, InvalidId,
                           InvalidPosition, TawlaError, UnsupportedRuleset)
@@ -158,3 +159,41 @@ def test_cli_hostile_input(args, status, cls):
     assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr[-2000:]
     assert f": {cls}: " in lines[0] and len(lines[0]) < MAX_MESSAGE
     assert issubclass(getattr(tawla.errors, cls), TawlaError)
+
+
+# 9. files and records that analysis walks into -----------------------------------------------
+def _cli(*args):
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    return subprocess.run([sys.executable, "-m", "tawla.cli", *args], capture_output=True, text=True, env=env,
+                          timeout=120)
+
+
+def test_analyze_lists_a_symlink_loop_as_an_unreadable_file(tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    (tmp_path / "x.mat").write_text(SAMPLE)
+    assert sorted(p.name for p in collect_files([str(tmp_path / "*")])) == ["a", "b", "x.mat"]
+    p = _cli("analyze", str(tmp_path / "a"), "--no-eval")
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr[-2000:]
+    assert "FormatError" in p.stderr and "1 unreadable" in p.stdout
+
+
+def _redoubles(n):
+    lines = ['; [Variation "backgammon"]', "", " 0 point match", "", " Game 1",
+             " A : 0                    B : 0"]
+    for i in range(1, 2 * n + 1, 2):
+        lines += [f"{i:3d}) Doubles => {2 ** min(i, 20)}       Takes", f"{i + 1:3d})  Doubles => 2                   Takes"]
+    return "\n".join(lines + [f"{2 * n + 1:3d}) 31: 8/5 6/5", ""])
+
+
+def test_a_cube_past_32768_is_a_game_error_and_the_json_report_is_written(tmp_path):
+    rep = tawla.analysis.analyze_record(parse_match(_redoubles(7)), evaluator=None)  # cube 2**14
+    assert rep.games[0].error is None
+    rep = tawla.analysis.analyze_record(parse_match(_redoubles(8000)), evaluator=None)
+    assert "a take past a cube of 32768" in rep.games[0].error
+    path = tmp_path / "cube.mat"
+    path.write_text(_redoubles(8000))
+    p = _cli("analyze", str(path), "--no-eval", "--json")
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr[-2000:]
+    doc = json.loads(p.stdout)
+    assert "32768" in doc["matches"][0]["games"][0]["error"]

@@ -117,10 +117,20 @@ def collect_files(specs: Iterable[str]) -> list:
             out += hits
     seen, uniq = set(), []
     for p in out:
-        if p.resolve() not in seen:
-            seen.add(p.resolve())
+        key = _identity(p)
+        if key not in seen:
+            seen.add(key)
             uniq.append(p)
     return uniq
+
+
+def _identity(p: Path) -> str:
+    """The real path of ``p``, or its absolute path where it cannot be resolved (a symlink
+    loop): the key under which :func:`collect_files` lists a file once."""
+    try:
+        return str(p.resolve())
+    except (RuntimeError, OSError):
+        return os.path.abspath(p)
 
 
 def analyze_paths(paths, *, evaluator: Evaluator | None = None, ruleset=None,

@@ -37,7 +37,7 @@ from ..position import Position
 from ..rules import Ruleset, get_ruleset
 from ..rules.match_play import crawford_game
 from .evaluators import Evaluator
-from .results import Decision, GameReport, MatchReport
+from .results import MAX_CUBE, Decision, GameReport, MatchReport
 
 __all__ = ["replay_game", "analyze_record", "analyze_games", "ruleset_for_variation"]
 
@@ -300,6 +300,8 @@ def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evalua
                 if pending_double is None or act.player == pending_double:
                     raise FormatError(f"{act.kind} without a double to answer", text=act.raw, **where)
                 if act.kind == TAKE:
+                    if cube >= MAX_CUBE:
+                        raise FormatError(f"a take past a cube of {MAX_CUBE}", text=act.raw, **where)
                     cube, owner, pending_double = cube * 2, act.player, None
                 else:
                     ended_by = "drop"

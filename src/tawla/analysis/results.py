@@ -83,6 +83,9 @@ _SMALL = struct.Struct("<BBBBHH")  # player, die 1, die 2, flags, pips of the mo
 _SAME = 1  # flag: the matched move's notation is the text as written
 _BOARD = 2  # flag: the board before the play is stored
 _CUBE_SHIFT, _OWNER_SHIFT = 2, 6  # flag bits 2..5: log2 of the cube; bits 6..7: its owner (0 centred, 1 + player)
+MAX_CUBE = 1 << 15
+"""The largest cube a replayed game holds (its log2 is stored in 4 bits, as in a gnubg
+match ID); a record that takes the cube past it is refused."""
 _BOARD_BYTES = 29  # a packed row as in Position.id(): 26 bytes of 4-bit checker counts, 3 pin bytes
 
 
