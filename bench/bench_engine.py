@@ -7,6 +7,8 @@ Run: ``python -m pytest bench/bench_engine.py --benchmark-only -s -p no:xdist``
   the call included), ``tawla.expand_all_rolls``, the reference engine (a sample), and
   ``gnubg_nn.moves`` when installed. ``extra_info["ns_per_child"]`` divides by tawla's
   number of distinct children, so every ratio is a time ratio.
+* W1 validation cost: the public ``tawla.expand`` beside ``tawla.native.expand`` (the same
+  expansion without the input checks), alternated in one run (target: checks <= 5%).
 * W2: 2000 positions of each ruleset's own random games x 21 rolls.
 * 2 threads each calling ``expand`` on half of W1 (the GIL is released).
 * random games per second: fast playout (C loop), reference, gnubg_nn, OpenSpiel.
@@ -56,6 +58,20 @@ def test_w1_expand_all_rolls_fast(benchmark, w1):
     benchmark.pedantic(tawla.expand_all_rolls, args=(arr,), kwargs={"ruleset": "backgammon"},
                        rounds=20, iterations=1, warmup_rounds=2)
     _record(benchmark, "fast_all_rolls", n)
+
+
+def test_w1_validation_cost(benchmark, w1):
+    """The public ``expand`` (its input checks included) beside the same expansion without
+    them (``tawla.native.expand``), in alternation in one run; target: checks <= 5%."""
+    arr = w1[0]
+    res = benchmark.pedantic(tb.measure_validation, args=(arr, tawla.get_ruleset("backgammon"), 15),
+                             rounds=1, iterations=1)
+    for k in ("checked", "unchecked", "validate"):
+        benchmark.extra_info[f"{k}_ms"] = round(res[k] * 1e3, 3)
+    benchmark.extra_info["validation_share"] = round(res["ratio"], 4)
+    RESULTS["validation"] = res
+    print(f"\nW1 expand: checked {res['checked'] * 1e3:.2f} ms, unchecked {res['unchecked'] * 1e3:.2f} ms: "
+          f"checks +{res['ratio'] * 100:.2f}% (C row validator alone {res['validate'] * 1e3:.3f} ms)")
 
 
 def test_w1_expand_two_threads(benchmark, w1):
@@ -156,6 +172,11 @@ def test_zz_ratios(benchmark):
     for name in tawla.RULESET_IDS:
         if f"w2_{name}" in RESULTS:
             lines.append(f"W2 {name}: {RESULTS[f'w2_{name}']:.1f} ns/child (target <= {tb.TARGET_NS_W2:.0f})")
+    v = RESULTS.get("validation")
+    if v:
+        lines.append(f"  checks of the public expand: {v['checked'] * 1e3:.2f} ms vs {v['unchecked'] * 1e3:.2f} ms "
+                     f"unchecked = +{v['ratio'] * 100:.1f}% (validator alone {v['validate'] * 1e3:.3f} ms; "
+                     f"target <= 5%)")
     g = RESULTS.get("games_fast_backgammon")
     if g:
         lines.append(f"random games/s, backgammon: fast {g:,.0f} (target >= {tb.TARGET_GAMES:,})")

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import native
 from .batch import expand, expand_all_rolls, fast_available, playout
 from .core.dice import ROLLS
 from .errors import ConfigError
@@ -49,7 +50,7 @@ from .rules import RULESET_IDS, get_ruleset
 from .workloads import workload
 
 __all__ = ["main", "run", "MATCH_TABLES", "match_step_actions",
-           "match_move_actions", "measure_match"]
+           "match_move_actions", "measure_match", "measure_validation"]
 
 TARGET_NS_W1 = 15.0
 TARGET_NS_W2 = 30.0
@@ -83,6 +84,29 @@ def _rows_dice(arr):
     rep = np.repeat(arr, 21, axis=0)
     dice = np.tile(ROLLS, (len(arr), 1))
     return rep, dice
+
+
+def measure_validation(arr, r, repeat: int) -> dict:
+    """The cost of :func:`tawla.expand`'s input checks on ``arr`` x 21 rolls: the public call
+    and the same expansion without them (:func:`tawla.native.expand`, the path of the
+    engine's own rows), timed in alternation (best of ``repeat`` each, seconds), and the C row
+    validator alone.
+
+    Returns
+    -------
+    dict
+        ``checked``, ``unchecked``, ``validate`` (seconds) and ``ratio``
+        (``checked / unchecked - 1``: the share of the unchecked time the checks add).
+    """
+    rep, dice = _rows_dice(arr)
+    rows = np.ascontiguousarray(rep, dtype=np.uint8)
+    d8 = np.ascontiguousarray(dice, dtype=np.uint8)
+    checked = unchecked = valid = float("inf")
+    for _ in range(repeat):
+        checked = min(checked, _best(lambda: expand(rep, dice, ruleset=r), 1))
+        unchecked = min(unchecked, _best(lambda: native.expand(rows, d8, r), 1))
+        valid = min(valid, _best(lambda: native.validate_rows(rows, r), 1))
+    return {"checked": checked, "unchecked": unchecked, "validate": valid, "ratio": checked / unchecked - 1.0}
 
 
 def measure_fast(arr, r, repeat: int) -> dict:
