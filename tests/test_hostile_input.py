@@ -197,3 +197,26 @@ def test_a_cube_past_32768_is_a_game_error_and_the_json_report_is_written(tmp_pa
     assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr[-2000:]
     doc = json.loads(p.stdout)
     assert "32768" in doc["matches"][0]["games"][0]["error"]
+
+
+# 10. bots: arrays of another dtype, positions of another ruleset --------------------------------
+def test_bot_values_and_evaluate_refuse_int64_rows_without_casting():
+    rows = tawla.positions_to_array([tawla.get_ruleset("backgammon").initial_position()]).astype(np.int64)
+    with pytest.raises(InvalidPosition):
+        tawla.Bot("backgammon", "ply0").values(rows)
+    with pytest.raises(InvalidId):
+        tawla.evaluate(rows, "backgammon")
+
+
+def test_a_bot_evaluates_the_cube_only_for_a_position_of_its_ruleset():
+    bot = tawla.Bot("backgammon", "ply0")
+    other = tawla.get_ruleset("adi").initial_position()
+    for call in (lambda: bot.preroll(other), lambda: bot.cube_action(other)):
+        with pytest.raises(UnsupportedRuleset):
+            call()
+    pos = tawla.get_ruleset("backgammon").initial_position()
+    for bad in (dict(cube_owner=7), dict(cube_owner="x"), dict(cube_value=0), dict(cube_value=2.5)):
+        with pytest.raises(InvalidArgument):
+            bot.cube_action(pos, **bad)
+    with pytest.raises(InvalidPosition):
+        bot.cube_action("text")

@@ -24,9 +24,9 @@ from .core.dice import ROLL_WEIGHTS, ROLLS, check_dice
 from .core.layout import PACKED_WIDTH
 from .core.moves import Move
 from .core.results import KINDS
-from .errors import InvalidArgument, quote
+from .errors import InvalidArgument, InvalidPosition, quote
 from .native import default_engine
-from .position import positions_to_array
+from .position import Position, positions_to_array
 from .rules import get_ruleset
 from .rules.validation import check_dice_array, check_rows_array
 
@@ -40,6 +40,11 @@ def fast_available() -> bool:
     return native.available()
 
 
+def _position(position) -> None:
+    if not isinstance(position, Position):
+        raise InvalidPosition(f"expected a tawla.Position, not {type(position).__name__}")
+
+
 def legal_moves(position, dice, *, engine: str | None = None) -> list:
     """The legal moves of ``position`` for ``dice`` (:meth:`tawla.Position.legal_moves`) on
     the chosen engine.
@@ -47,12 +52,16 @@ def legal_moves(position, dice, *, engine: str | None = None) -> list:
     Raises
     ------
     tawla.errors.InvalidDice, tawla.errors.ConfigError
+    tawla.errors.InvalidPosition
+        Not a Position.
     """
+    _position(position)
     return native.legal_moves(position.row, check_dice(dice), position.ruleset, engine)
 
 
 def pass_move(position, dice) -> Move:
     """The empty move of a turn that passes (only valid when no legal move exists)."""
+    _position(position)
     return Move.passing(position.row, check_dice(dice), position.ruleset)
 
 def expand(positions, dice, *, ruleset, engine: str | None = None):

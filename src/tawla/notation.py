@@ -53,6 +53,8 @@ def _read(text: str) -> tuple:
     tawla.errors.IllegalMove
         The text is not move notation (the caller words the message).
     """
+    if not isinstance(text, str):
+        raise IllegalMove(f"move text must be a str, not {type(text).__name__}")
     segs, hits = [], set()
     t = text.strip()
     if t.lower() in _PASS_TEXTS:
@@ -116,6 +118,8 @@ def hit_points(move: Move) -> frozenset:
     -------
     frozenset of int
     """
+    if not isinstance(move, Move):
+        raise IllegalMove(f"expected a Move, not {type(move).__name__}")
     before, after = move.source, move.after
     hits = {p for p in range(1, 25) if after[OPP + p] < before[OPP + p]}
     if move.ruleset.contact == "pin":
@@ -177,7 +181,7 @@ def fitting_moves(text: str, position, dice, legal=None, sequences=None) -> list
             Move(steps, dice, ended, row, after, r) for steps, after, ended in seqs]
 
     def illegal(message):
-        return IllegalMove(message, text=text if isinstance(text, str) else repr(text), legal=moves(sequences))
+        return IllegalMove(message, text=text if isinstance(text, str) else quote(text), legal=moves(sequences))
 
     if not isinstance(text, str):
         raise illegal(f"move text must be a string, not {type(text).__name__}")

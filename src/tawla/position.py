@@ -362,7 +362,7 @@ class Position:
                 raise InvalidDice("playing move text needs the dice")
             move = parse_move(move, self, dice)
         if not isinstance(move, Move):
-            raise IllegalMove(f"play() takes a Move or move text, not {type(move).__name__}", text=repr(move)[:80])
+            raise IllegalMove(f"play() takes a Move or move text, not {type(move).__name__}", text=quote(move, 80))
         if move.source != self._row or move.ruleset != self._ruleset:
             raise IllegalMove(f"move {move} was not generated for this position", text=str(move))
         row, ruleset, last = _last_generated
@@ -466,6 +466,8 @@ def positions_to_array(positions: Iterable[Position]) -> np.ndarray:
         An item that is not a :class:`Position`.
     """
     rows = []
+    if isinstance(positions, (str, bytes, np.ndarray)) or not hasattr(positions, "__iter__"):
+        raise InvalidPosition(f"expected an iterable of Position objects, not {type(positions).__name__}")
     for p in positions:
         if not isinstance(p, Position):
             raise InvalidPosition(f"expected Position objects, got {type(p).__name__}")
@@ -492,7 +494,15 @@ def array_to_positions(array, ruleset) -> list:
 
 
 def ids_to_array(ids: Iterable[str], ruleset) -> np.ndarray:
-    """Position IDs (:meth:`Position.id`) -> ``uint8[N, PACKED_WIDTH]``."""
+    """Position IDs (:meth:`Position.id`) -> ``uint8[N, PACKED_WIDTH]``.
+
+    Raises
+    ------
+    tawla.errors.InvalidId
+        Not an iterable of IDs, or an ID that is not one of ``ruleset``.
+    """
+    if isinstance(ids, (str, bytes, np.ndarray)) or not hasattr(ids, "__iter__"):
+        raise InvalidId(f"expected an iterable of position IDs, not {type(ids).__name__}")
     return positions_to_array(Position.from_id(t, ruleset) for t in ids)
 
 

@@ -82,6 +82,8 @@ def played_hops(played_steps) -> tuple:
         A step that is not ``(from_point, to_point, die[, hit])`` with dice that lead from
         ``from_point`` to ``to_point``.
     """
+    if not isinstance(played_steps, (list, tuple)):
+        raise IllegalMove(f"played steps must be a list or tuple, not {type(played_steps).__name__}")
     hops = []
     for raw in played_steps:
         hops += _expand_played(raw)
@@ -109,7 +111,7 @@ def _is_int(x) -> bool:
 
 def _expand_played(raw):
     """A played step (Step or tuple) as a list of single (from, to, die) hops."""
-    bad = IllegalMove(f"a played step is (from_point, to_point, die[, hit]), not {raw!r}", text=str(raw))
+    bad = IllegalMove(f"a played step is (from_point, to_point, die[, hit]), not {quote(raw)}", text=quote(raw))
     if not isinstance(raw, (tuple, list)) or len(raw) not in (3, 4):
         raise bad
     a, b, d = raw[0], raw[1], raw[2]

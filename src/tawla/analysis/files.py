@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..errors import ConfigError, FormatError
+from ..errors import ConfigError, FormatError, quote
 from ..formats import matfile
 from ..formats.sgf import read_sgf
 from .evaluators import Evaluator
@@ -21,10 +21,16 @@ MAX_RECORD_BYTES = 64 * 2**20
 
 
 def _checked(path) -> Path:
+    if not isinstance(path, (str, os.PathLike)) or "\0" in str(path):
+        raise FormatError(f"not a path: {quote(path)}")
     p = Path(path)
-    if not p.is_file():
+    try:
+        size = p.stat().st_size if p.is_file() else None
+    except OSError as e:  # a name too long, a symlink loop
+        raise FormatError(f"cannot read: {e.strerror}", file=quote(str(p))) from None
+    if size is None:
         raise FormatError("not a regular file", file=str(p))
-    if p.stat().st_size > MAX_RECORD_BYTES:
+    if size > MAX_RECORD_BYTES:
         raise FormatError(f"larger than {MAX_RECORD_BYTES // 2**20} MiB: not a match record", file=str(p))
     return p
 
@@ -100,20 +106,26 @@ def collect_files(specs: Iterable[str]) -> list:
     """
     if isinstance(specs, (str, os.PathLike)):
         specs = [specs]
+    if not isinstance(specs, (list, tuple)):
+        raise ConfigError(f"files are given as a str, a path or a list of them, not {type(specs).__name__}")
     out = []
     for spec in specs:
         if not isinstance(spec, (str, os.PathLike)) or str(spec) == "":
-            raise ConfigError(f"no file, directory or glob match for {spec!r}")
+            raise ConfigError(f"no file, directory or glob match for {quote(spec)}")
         p = Path(spec)
-        if p.is_dir():
+        try:
+            kind = "dir" if p.is_dir() else "file" if p.is_file() else None
+        except OSError:  # a name too long
+            raise ConfigError(f"no file, directory or glob match for {quote(spec)}") from None
+        if kind == "dir":
             out += sorted(q for q in p.rglob("*") if q.suffix.lower() in (".mat", ".txt", ".sgf") and q.is_file()
                           and q.name.upper() != "SOURCES.MD")
-        elif p.is_file():
+        elif kind == "file":
             out.append(p)
         else:
             hits = sorted(Path(h) for h in glob.glob(spec, recursive=True))
             if not hits:
-                raise ConfigError(f"no file, directory or glob match for {spec!r}")
+                raise ConfigError(f"no file, directory or glob match for {quote(spec)}")
             out += hits
     seen, uniq = set(), []
     for p in out:

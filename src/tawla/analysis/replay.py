@@ -26,8 +26,8 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from ..core.layout import PACKED_WIDTH
-from ..errors import AmbiguousMove, FormatError, IllegalMove, TawlaError, UnsupportedRuleset
-from ..formats.record import DOUBLE, DROP, ILLEGAL, RESIGN, ROLL, TAKE, WIN, Action
+from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidArgument, TawlaError, UnsupportedRuleset, quote
+from ..formats.record import DOUBLE, DROP, ILLEGAL, RESIGN, ROLL, TAKE, WIN, Action, MatchRecord
 from .. import native
 from ..core.dice import check_dice
 from ..core.moves import Move
@@ -49,6 +49,8 @@ def ruleset_for_variation(variation: str) -> Ruleset:
     ------
     tawla.errors.UnsupportedRuleset
     """
+    if variation is not None and not isinstance(variation, str):
+        raise UnsupportedRuleset(f"a variation is a name, not {quote(variation)}")
     v = (variation or "Backgammon").strip()
     try:
         return get_ruleset(v)
@@ -167,6 +169,8 @@ def marks_all_hits(reports) -> bool:
     bool
         True when at least one hit is written and none is left unwritten.
     """
+    if not isinstance(reports, (list, tuple)) or not all(isinstance(g, GameReport) for g in reports):
+        raise InvalidArgument("expected a list of GameReport")
     written = unwritten = 0
     for g in reports:
         written += g.hits_written
@@ -424,6 +428,8 @@ def analyze_record(record, *, evaluator: Evaluator | None = None, ruleset=None) 
     -------
     MatchReport
     """
+    if not isinstance(record, MatchRecord):
+        raise InvalidArgument(f"expected a MatchRecord, not {type(record).__name__}")
     rep = MatchReport(path=str(record.path or ""), match_length=record.match_length,
                       players=tuple(record.players), headers=dict(record.headers),
                       defects=list(record.defects))

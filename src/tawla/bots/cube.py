@@ -63,7 +63,7 @@ class CubeAction:
         """
         try:
             p = np.asarray(probs, dtype=np.float64)
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, OverflowError) as e:
             raise InvalidArgument(f"probs must be 5 or 6 numbers: {e}") from None
         if not isinstance(efficiency, (int, float, np.integer, np.floating)) or not 0.0 <= efficiency <= 1.0:
             raise InvalidArgument(f"efficiency must be within [0, 1], not {quote(efficiency)}")

@@ -132,7 +132,7 @@ class Bot:
     tawla.errors.UnsupportedRuleset
         Unknown ruleset.
     tawla.errors.ConfigError
-        Unknown level.
+        Unknown level, or a seed that is not None or a whole number >= 0.
     seed : int, optional
         Seeds the ``random`` level (and nothing else: search levels are deterministic).
     """
@@ -148,10 +148,12 @@ class Bot:
             if not 0 <= int(level) < len(self.LEVELS):
                 raise ConfigError(f"level must be 0..{len(self.LEVELS) - 1} or one of {self.LEVELS}, not {quote(level)}")
             level = self.LEVELS[int(level)]
-        if level not in self.LEVELS:
+        if not isinstance(level, str) or level not in self.LEVELS:
             raise ConfigError(f"level must be one of {self.LEVELS}, not {quote(level)}")
         self.level = level
         self.depth = self.LEVELS.index(level) - 1  # -1 for random
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ConfigError(f"seed must be None or a whole number >= 0, not {quote(seed)}")
         self.rng = np.random.default_rng(seed)
 
     def __repr__(self):
@@ -198,7 +200,9 @@ class Bot:
         that keep the steps already made), the one this bot values most."""
 
         def policy(position, dice, played_steps, candidates):
-            cands = list(candidates)
+            cands = list(candidates) if isinstance(candidates, (list, tuple)) else None
+            if not cands or not all(isinstance(c, Move) for c in cands):
+                raise InvalidArgument("a timeout policy chooses among one or more candidate moves")
             if len(cands) <= 1 or self.depth < 0:
                 return cands[0] if self.depth >= 0 or len(cands) <= 1 else \
                     cands[int(self.rng.integers(len(cands)))]
@@ -295,8 +299,16 @@ class Bot:
         tawla.errors.InvalidPosition
             Children of another shape or dtype, or rows that are not positions of the
             bot's ruleset (checked before the evaluator reads them).
+        tawla.errors.InvalidArgument
+            A depth other than 0, 1, 2 or None.
         """
-        children = np.asarray(children)
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
+                                  or depth not in (0, 1, 2)):
+            raise InvalidArgument(f"depth must be 0, 1 or 2, not {quote(depth)}")
+        try:
+            children = np.asarray(children)
+        except (TypeError, ValueError):  # ragged nested lists
+            raise InvalidPosition(f"children must be uint8[N, {PACKED_WIDTH}]") from None
         if children.ndim != 2 or children.shape[1] != PACKED_WIDTH or children.dtype != np.uint8:
             raise InvalidPosition(f"children must be uint8[N, {PACKED_WIDTH}], not {children.dtype}{list(children.shape)}")
         children = np.ascontiguousarray(children)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..errors import IllegalMove, quote
+
 __all__ = ["Step", "point_name", "format_steps", "shown_routes", "combined_step"]
 
 
@@ -144,6 +146,17 @@ def shown_routes(steps) -> list:
     return [tuple([pts[0]] + [p for p in pts[1:-1] if p in hits] + [pts[-1]]) for pts, hits in _paths(steps)]
 
 
+def _as_steps(steps) -> list:
+    """``steps`` as a list of :class:`Step` (tuples ``(from, to, die, hit)`` are made steps)."""
+    try:
+        out = [s if isinstance(s, Step) else Step._make(s) for s in steps]
+    except (TypeError, ValueError):
+        raise IllegalMove(f"steps must be (from_point, to_point, die, hit) values, not {quote(steps)}") from None
+    if not all(isinstance(v, int) and not isinstance(v, bool) for s in out for v in s[:3]):
+        raise IllegalMove(f"steps must be (from_point, to_point, die, hit) values, not {quote(steps)}")
+    return out
+
+
 def format_steps(steps) -> str:
     """GNU Backgammon notation for a list of single steps.
 
@@ -161,7 +174,14 @@ def format_steps(steps) -> str:
     Returns
     -------
     str
+
+    Raises
+    ------
+    tawla.errors.IllegalMove
+        Anything but an iterable of steps.
     """
+    if not isinstance(steps, (list, tuple)) or not all(isinstance(s, Step) for s in steps):
+        steps = _as_steps(steps)
     shown = []
     for pts, hits in _paths(steps):
         keep = [pts[0]] + [p for p in pts[1:-1] if p in hits] + [pts[-1]]

@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import native
-from ..errors import InvalidPosition
+from ..errors import InvalidArgument, InvalidPosition, quote
 from . import bearoff_build
 
 __all__ = ["one_sided", "two_sided", "one_sided_many", "two_sided_many", "mean_rolls",
@@ -153,7 +153,10 @@ def build(force: bool = False) -> Path:
 
 # --- indexing ------------------------------------------------------------------------------
 def _as_points(points, max_checkers: int) -> np.ndarray:
-    a = np.asarray(points)
+    try:
+        a = np.asarray(points)
+    except (TypeError, ValueError):  # ragged nested lists
+        raise InvalidPosition("bear-off positions are 6-tuples (checkers on points 1..6)") from None
     if a.shape[-1:] != (6,):
         raise InvalidPosition(f"bear-off positions are 6-tuples (checkers on points 1..6), got shape {a.shape}")
     if a.dtype.kind not in "iuf" or (a.dtype.kind == "f" and not np.all(a == np.round(a))):
@@ -165,6 +168,13 @@ def _as_points(points, max_checkers: int) -> np.ndarray:
     if a.size and a.sum(axis=-1).max() > max_checkers:
         raise InvalidPosition(f"checker counts must be >= 0 with at most {max_checkers} in all")
     return a
+
+
+def _first_off(first_off) -> int:
+    """``first_off`` as 0 or 1 (a bool, or the int 0 or 1)."""
+    if isinstance(first_off, (bool, np.bool_)) or (isinstance(first_off, int) and first_off in (0, 1)):
+        return int(first_off)
+    raise InvalidArgument(f"first_off must be a bool, not {quote(first_off)}")
 
 
 def index(points) -> np.ndarray | int:
@@ -211,7 +221,7 @@ def one_sided(points, first_off: bool = False) -> np.ndarray:
     a = _as_points(points, ONE_SIDED_CHECKERS)
     t = _one()
     r = rank_unchecked(a)
-    return np.array(t[r, int(bool(first_off)), 1:K + 1], dtype=np.float64)
+    return np.array(t[r, _first_off(first_off), 1:K + 1], dtype=np.float64)
 
 
 def one_sided_many(points, first_off: bool = False) -> np.ndarray:
@@ -222,7 +232,7 @@ def one_sided_many(points, first_off: bool = False) -> np.ndarray:
         Not 6 integer counts each, a negative count, or more than 15 checkers.
     """
     a = _as_points(points, ONE_SIDED_CHECKERS).reshape(-1, 6)
-    return one_sided(a, first_off)
+    return one_sided(a, _first_off(first_off))
 
 
 def mean_rolls(points, first_off: bool = False):
@@ -238,7 +248,7 @@ def mean_rolls(points, first_off: bool = False):
     """
     a = _as_points(points, ONE_SIDED_CHECKERS)
     _one()
-    m = _tables["mean_first" if first_off else "mean"][rank_unchecked(a)]
+    m = _tables["mean_first" if _first_off(first_off) else "mean"][rank_unchecked(a)]
     return float(m) if np.ndim(m) == 0 else m
 
 
@@ -257,10 +267,13 @@ def two_sided(points_on_roll, points_opponent):
     Raises
     ------
     tawla.errors.InvalidPosition
-        Not 6 integer counts each, a negative count, or more than 6 checkers a side.
+        Not 6 integer counts each, a negative count, more than 6 checkers a side, or the
+        sides of different shapes.
     """
     a = _as_points(points_on_roll, TWO_SIDED_CHECKERS)
     b = _as_points(points_opponent, TWO_SIDED_CHECKERS)
+    if a.shape != b.shape:
+        raise InvalidPosition(f"the two sides have different shapes, {a.shape} and {b.shape}")
     t = _two()
     p = t[np.asarray(rank_unchecked(a)) * 924 + np.asarray(rank_unchecked(b))]
     return float(p) if np.ndim(p) == 0 else np.array(p, dtype=np.float64)

@@ -35,7 +35,10 @@ def check_rows(positions) -> np.ndarray:
     tawla.errors.InvalidId
         Another shape or dtype.
     """
-    a = np.asarray(positions)
+    try:
+        a = np.asarray(positions)
+    except (TypeError, ValueError):  # ragged nested lists
+        raise InvalidId(f"positions must be uint8[N, {PACKED_WIDTH}]") from None
     if a.ndim == 1:
         a = a[None]
     if a.ndim != 2 or a.shape[1] != PACKED_WIDTH or a.dtype != np.uint8:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InvalidArgument
 from .board import LOGMISS, SHOTS
 
 __all__ = ["bg_features", "N_BG_FEATURES", "N_RAW", "N_HAND"]
@@ -87,6 +88,18 @@ def bg_features(me, opp) -> np.ndarray:
     -------
     float64[N, N_BG_FEATURES]
         ``[raw(me), hand(me), raw(opp), hand(opp), 1]``.
+
+    Raises
+    ------
+    tawla.errors.InvalidArgument
+        Sides that are not integer arrays of one shape ``(N, 26)``.
     """
+    try:
+        me, opp = np.asarray(me), np.asarray(opp)
+    except (TypeError, ValueError):  # ragged nested lists
+        raise InvalidArgument("sides must be int[N, 26] arrays") from None
+    for side in (me, opp):
+        if side.ndim != 2 or side.shape[1] != 26 or side.dtype.kind not in "iu" or side.shape != me.shape:
+            raise InvalidArgument(f"sides must be int[N, 26] of one shape, not {side.dtype}{list(side.shape)}")
     return np.concatenate([_raw_features(me), _hand_features(me, opp), _raw_features(opp),
                            _hand_features(opp, me), np.ones((len(me), 1))], axis=1)

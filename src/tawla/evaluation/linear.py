@@ -24,7 +24,7 @@ from .. import native
 from ..core.geometry import OPPOSITE
 from ..errors import ConfigError
 from ..rules import get_ruleset
-from .board import sides
+from .board import check_rows, sides
 from .features import N_BG_FEATURES, bg_features
 from .protocol import equity_from_probs
 
@@ -36,7 +36,10 @@ WEIGHTS_FILE = "linear_bg.npz"
 
 
 def _as_weights(weights) -> np.ndarray:
-    w = np.ascontiguousarray(weights, dtype=np.float64)
+    try:
+        w = np.ascontiguousarray(weights, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigError(f"linear model weights must be float[5, n_features], not {type(weights).__name__}") from None
     if w.ndim != 2 or w.shape[0] != 5:
         raise ConfigError(f"linear model weights must be float[5, n_features], not shape {w.shape}")
     if not np.isfinite(w).all():
@@ -145,7 +148,7 @@ class LinearContact:
     def weights(self) -> np.ndarray:
         """float64[5, n_features]: the model's weights."""
         if self._weights is None:
-            self._weights = shipped_weights().copy()  # the compiled model takes writable arrays
+            self._weights = shipped_weights().copy()  # the caller may change its own
         return self._weights
 
     @property
@@ -154,10 +157,17 @@ class LinearContact:
         return native.fast_eval is not None and self.weights.shape[1] == N_BG_FEATURES
 
     def __call__(self, rows, ruleset) -> np.ndarray:
-        """float64[N, 6]: the evaluation of ``rows`` (uint8[N, 56]), columns of :data:`COLUMNS`."""
+        """float64[N, 6]: the evaluation of ``rows`` (uint8[N, 56]), columns of :data:`COLUMNS`.
+
+        Raises
+        ------
+        tawla.errors.InvalidId
+            Rows of another shape or dtype (nothing is cast).
+        """
         r = get_ruleset(ruleset)
+        rows = np.ascontiguousarray(check_rows(rows))
         if self.compiled and r.geometry == OPPOSITE:
-            return native.fast_eval.linear_bg(np.ascontiguousarray(rows, dtype=np.uint8), self.weights,
+            return native.fast_eval.linear_bg(rows, self.weights,
                                               r.scoring == "cube")
         return linear_probs(rows, self.weights, r)
 

@@ -34,7 +34,7 @@ import numpy as np
 from .. import native
 from ..core.geometry import OPPOSITE
 from ..rules import get_ruleset
-from .board import LOGMISS, SAME_MAP, sides
+from .board import LOGMISS, SAME_MAP, check_rows, sides
 from .protocol import equity_from_probs
 from .rolls import MU, VAR_PER_PIP, combine, normal_rolls, t31_equity
 
@@ -138,11 +138,17 @@ def nohit_contact(rows, ruleset) -> np.ndarray:
     -------
     float64[N, 6]
         The columns of :data:`~tawla.evaluation.COLUMNS` (no backgammons).
+
+    Raises
+    ------
+    tawla.errors.InvalidId
+        Rows of another shape or dtype (nothing is cast).
     """
     r = get_ruleset(ruleset)
+    rows = np.ascontiguousarray(check_rows(rows))
     if native.fast_eval is not None:
         return native.fast_eval.nohit_contact(
-            np.ascontiguousarray(rows, dtype=np.uint8), r.geometry != OPPOSITE, r.contact == "pin",
+            rows, r.geometry != OPPOSITE, r.contact == "pin",
             int(r.start_lock), r.name == "mahbusa", r.name == "tawla31", r.scoring == "checkers_left")
     return nohit_contact_np(rows, r)
 

@@ -6,6 +6,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..errors import InvalidArgument, quote
 from ..rules import Ruleset, get_ruleset
 
 __all__ = ["COLUMNS", "Evaluator", "equity_from_probs"]
@@ -69,9 +70,16 @@ def equity_from_probs(p: np.ndarray, ruleset) -> np.ndarray:
     ------
     tawla.errors.UnsupportedRuleset
         Unknown ruleset.
+    tawla.errors.InvalidArgument
+        ``p`` not a float array of shape (N, 5 or 6).
     """
     r = get_ruleset(ruleset)
-    p = np.asarray(p, dtype=np.float64)
+    try:
+        p = np.asarray(p, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        p = None
+    if p is None or p.ndim != 2 or p.shape[1] < 5:
+        raise InvalidArgument(f"probabilities must be float[N, 5 or 6], not {quote(p)}")
     e = 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3]
     if r.scoring == "cube":
         e = e + p[:, 2] - p[:, 4]

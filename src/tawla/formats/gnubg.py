@@ -170,8 +170,10 @@ def decode_position_id(text: str, *, checkers: int = _CHECKERS):
     InvalidId
         Wrong length or character, non-zero padding bits, too few point
         separators, more than ``checkers`` on one side, or a point held by
-        both sides.
+        both sides, or ``checkers`` not a whole number in 1..15.
     """
+    if isinstance(checkers, bool) or not isinstance(checkers, int) or not 1 <= checkers <= _CHECKERS:
+        raise InvalidId(f"checkers must be a whole number in 1..{_CHECKERS}, not {quote(checkers)}")
     n = _b64_int(text, 14, "position ID")
     if n & 0xF:
         raise InvalidId(f"position ID {quote(text.strip())}: trailing padding bits are not zero")

@@ -61,7 +61,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterator
 
-from tawla.errors import FormatError
+from tawla.errors import FormatError, quote
 from tawla.formats.matlines import PlayerAssigner, classify_lines
 from tawla.formats.record import (
     ACTION_KINDS,
@@ -119,8 +119,15 @@ def read_text(path: str | os.PathLike) -> str:
     ------
     OSError
         The file cannot be read.
+    tawla.errors.FormatError
+        ``path`` is not a str or path-like, or holds a NUL.
     """
-    data = Path(path).read_bytes()
+    if not isinstance(path, (str, os.PathLike)):
+        raise FormatError(f"a record's path is a str or path-like, not {type(path).__name__}")
+    try:
+        data = Path(path).read_bytes()
+    except ValueError:  # a NUL in the path
+        raise FormatError(f"not a readable path: {quote(str(path))}") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -161,7 +168,9 @@ def _read_source(source) -> tuple:
     try:
         encoding = _encoding(source)
     except OSError as exc:
-        raise FormatError(f"cannot read match file: {exc}", file=str(source)) from exc
+        raise FormatError(f"cannot read match file: {exc}", file=quote(str(source))) from exc
+    except ValueError:  # a NUL in the path
+        raise FormatError(f"not a readable path: {quote(str(source))}") from None
     return str(source), lambda: _file_lines(source, encoding)
 
 
@@ -414,6 +423,8 @@ def _numbered_line(number: int, left: str | None, right: str | None) -> str:
 def write_match(record: MatchRecord) -> str:
     """Write a record as Jellyfish ``.mat`` text (gnubg layout).
 
+    Raises ``tawla.errors.FormatError`` for anything but a :class:`MatchRecord`.
+
     Plays are written exactly as stored in ``Action.play``; the right column
     starts at column 33 unless the left action is longer; ``Wins`` lines are
     written unnumbered under the winner's column.
@@ -428,6 +439,8 @@ def write_match(record: MatchRecord) -> str:
         Text such that ``parse_match(write_match(r))`` has the same games,
         scores and actions (kind, player, dice, play, value) as ``r``.
     """
+    if not isinstance(record, MatchRecord):
+        raise FormatError(f"expected a MatchRecord, not {type(record).__name__}")
     out: list[str] = []
     headers = dict(record.headers)
     if record.variation != "Backgammon" and "Variation" not in headers:

@@ -64,6 +64,9 @@ def sgf_point(letter: str, player: int) -> int:
     FormatError
         For a letter outside ``a``..``z``.
     """
+    if (not isinstance(letter, str) or len(letter) != 1 or isinstance(player, bool)
+            or not isinstance(player, int) or player not in (0, 1)):
+        raise FormatError(f"bad SGF point letter {quote(letter)} or player {quote(player)}")
     index = ord(letter) - ord("a")
     if not 0 <= index <= 25:
         raise FormatError(f"bad SGF point letter {quote(letter)}")

@@ -56,7 +56,7 @@ class CubeMixin(GamesMixin):
             An unknown kind, or a backgammon where the ruleset scores mars.
         """
         r = self.ruleset
-        if kind not in RESIGN_KINDS:
+        if not isinstance(kind, str) or kind not in RESIGN_KINDS:
             raise InvalidAction(f"a resignation is one of {', '.join(RESIGN_KINDS)}, not {quote(kind)}")
         if r.scoring == "checkers_left":  # §5.7: 15 minus the resigner's checkers off
             off = self._start.row[0] if player == self._turn else self._start.row[26]

@@ -288,8 +288,11 @@ def get_house(name, **overrides) -> HouseRules:
         if k not in known:
             raise ConfigError(f"unknown house setting {quote(k)}; known: {', '.join(sorted(known))}")
     if "lengths" in overrides:
-        overrides["lengths"] = {k: (tuple(v) if v is not None else None)
-                                for k, v in dict(overrides["lengths"]).items()}
+        try:
+            overrides["lengths"] = {k: (tuple(v) if v is not None else None)
+                                    for k, v in dict(overrides["lengths"]).items()}
+        except (TypeError, ValueError):
+            raise ConfigError(f"lengths must map ruleset names to lists of lengths, not {quote(overrides['lengths'])}") from None
     for k in ("default_length", "ruleset_options"):
         if k in overrides:
             overrides[k] = dict(overrides[k])

@@ -328,10 +328,15 @@ class RecordMixin(TurnsMixin):
         try:
             h = HouseRules.from_dict(cfg["house"])
             r = get_ruleset(cfg["ruleset"], **cfg["ruleset_options"])
-            m._init_fields(r, h, int(cfg["length"]), tuple(cfg["players"]), rng, clock, timeout_policy)
+            length = cfg["length"]
+            if isinstance(length, bool) or not isinstance(length, int):
+                raise FormatError(f"bad config: the length is {quote(length)}")
+            m._init_fields(r, h, length, tuple(cfg["players"]), rng, clock, timeout_policy)
             m._rng_initial = cfg["rng"]
             m._created = cfg["created"]
-        except (KeyError, TypeError) as e:
+        except TawlaError:
+            raise
+        except (KeyError, TypeError, ValueError) as e:  # ValueError: a bad int() or dict()
             raise FormatError(f"bad config: {quote(e)}") from None
         return m
 
@@ -420,7 +425,9 @@ class RecordMixin(TurnsMixin):
                     raise FormatError("a move phase without dice")
                 check_dice(m._dice)
                 m._lit()  # the steps made must be legal next steps
-        except (KeyError, TypeError, ValueError) as e:
+        except TawlaError:
+            raise
+        except (KeyError, TypeError, ValueError) as e:  # ValueError: a bad int() or dict()
             if isinstance(e, FormatError):
                 raise
             raise FormatError(f"bad match state: {e}") from None

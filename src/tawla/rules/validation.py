@@ -88,7 +88,10 @@ def check_rows_array(positions) -> np.ndarray:
     ------
     tawla.errors.InvalidId
     """
-    arr = np.asarray(positions)
+    try:
+        arr = np.asarray(positions)
+    except (TypeError, ValueError):  # ragged nested lists
+        raise InvalidId(f"positions must be an array of shape (N, {PACKED_WIDTH})") from None
     if arr.ndim != 2 or arr.shape[1] != PACKED_WIDTH:
         raise InvalidId(f"positions must have shape (N, {PACKED_WIDTH}), not {arr.shape}")
     if arr.dtype != np.uint8:
@@ -104,7 +107,10 @@ def check_dice_array(dice, n: int) -> np.ndarray:
     ------
     tawla.errors.InvalidDice
     """
-    d = np.asarray(dice)
+    try:
+        d = np.asarray(dice)
+    except (TypeError, ValueError):  # ragged nested lists
+        raise InvalidDice(f"dice must be an array of shape ({n}, 2)") from None
     if d.shape != (n, 2):
         raise InvalidDice(f"dice must have shape ({n}, 2), not {d.shape}")
     if d.dtype == np.bool_ or not np.issubdtype(d.dtype, np.integer):
