@@ -459,7 +459,8 @@ class Bot:
         self._own(position)
         if isinstance(cube_value, bool) or not isinstance(cube_value, (int, np.integer)) or cube_value < 1:
             raise InvalidArgument(f"cube_value must be a whole number >= 1, not {quote(cube_value)}")
-        if isinstance(cube_owner, bool) or not isinstance(cube_owner, (int, np.integer)) or cube_owner not in (-1, 0, 1):
+        if (isinstance(cube_owner, bool) or not isinstance(cube_owner, (int, np.integer))
+                or cube_owner not in (-1, 0, 1)):
             raise InvalidArgument(f"cube_owner must be -1, 0 or 1, not {quote(cube_owner)}")
         may = cube_owner >= 0 and position.result() is None
         return CubeAction.from_probabilities(self.preroll(position), may, efficiency)

@@ -292,7 +292,8 @@ def get_house(name, **overrides) -> HouseRules:
             overrides["lengths"] = {k: (tuple(v) if v is not None else None)
                                     for k, v in dict(overrides["lengths"]).items()}
         except (TypeError, ValueError):
-            raise ConfigError(f"lengths must map ruleset names to lists of lengths, not {quote(overrides['lengths'])}") from None
+            raise ConfigError("lengths must map ruleset names to lists of lengths, "
+                              f"not {quote(overrides['lengths'])}") from None
     for k in ("default_length", "ruleset_options"):
         if k in overrides:
             overrides[k] = dict(overrides[k])
