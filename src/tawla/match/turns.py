@@ -186,9 +186,9 @@ class TurnsMixin(GamesMixin):
     def _do_roll(self, player, t, via):
         dice = self._throw_dice()
         if via == "roll":
-            self._events.append({"type": "roll", "t": t, "player": player, "dice": list(dice)})
+            self._events.append({"type": "roll", "t": t, "player": player, "dice": dice})
         else:
-            via["dice"] = list(dice)
+            via["dice"] = dice
         self._begin_move(dice, t)
 
     def _begin_move(self, dice, t):
@@ -247,7 +247,7 @@ class TurnsMixin(GamesMixin):
         self._hops = hops
         self._lits = self._lits[:k + 1] + (lit,)
         self._events.append({"type": "step", "t": t, "player": player, "from": a, "to": b,
-                             "dice": [die] if type(die) is int else list(die), "hit": hit})
+                             "dice": (die,) if type(die) is int else tuple(die), "hit": hit})
         if lit[1]:  # the step ended the game
             self._finish_turn(*self._board_and_steps(), "steps", t)
         elif t is not None:
@@ -394,7 +394,7 @@ class TurnsMixin(GamesMixin):
         t = self._now() if self._clock is not None else None
         text = native.format_steps(m.steps)  # str(m)
         self._events.append({"type": "play", "t": t, "player": player, "move": text,
-                             "steps": [[s[0], s[1], s[2]] for s in m.steps]})
+                             "steps": native.step_tuples(m.steps)})
         self._finish_turn(m.after, m.steps, "play", t, text)
 
     def _replay_play(self, player, steps):
