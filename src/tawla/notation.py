@@ -39,7 +39,7 @@ def _point(text: str) -> int:
     return n
 
 
-def _read(text: str) -> tuple:
+def _read(text: str) -> tuple[list[tuple[int, int]], frozenset[int]]:
     """Parse move text into its single-checker segments and its written hits.
 
     Returns
@@ -53,7 +53,8 @@ def _read(text: str) -> tuple:
     tawla.errors.IllegalMove
         The text is not move notation (the caller words the message).
     """
-    segs, hits = [], set()
+    segs: list[tuple[int, int]] = []
+    hits: set[int] = set()
     t = text.strip()
     if t.lower() in _PASS_TEXTS:
         return segs, frozenset()
@@ -299,9 +300,9 @@ def _steps_from(r: Ruleset, s, remaining: tuple, a: int):
     if a not in ref.movable_points(r, s):
         return
     for d in sorted(set(remaining), reverse=True):
-        rest = list(remaining)
-        rest.remove(d)
-        rest = tuple(rest)
+        left = list(remaining)
+        left.remove(d)
+        rest = tuple(left)
         for p, t, _hit in ref.single_steps(r, s, d, [a]):
             n = ref.apply_step(r, s, p, t)
             if r.wall_rule and not ref.walls_ok(r, n):  # post_step_ok, §6.5

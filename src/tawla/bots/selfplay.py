@@ -89,7 +89,7 @@ def selfplay(ruleset, *, games: int | None = None, length: int | None = None, se
         if length and max(score) >= length:
             break
         number += 1
-        game = matfile.Game(number=number, score=tuple(score), players=tuple(players))
+        game = matfile.Game(number=number, score=(score[0], score[1]), players=tuple(players))
         record.games.append(game)
         # opening roll (§1.6)
         while True:
@@ -117,7 +117,7 @@ def selfplay(ruleset, *, games: int | None = None, length: int | None = None, se
         winner = mover if res.winner == 0 else 1 - mover
         pts = res.points
         score[winner] += pts
-        done = bool(length) and score[winner] >= length
+        done = length is not None and 0 < length <= score[winner]
         text = f"Wins {pts} point{'s' if pts != 1 else ''}" + (" and the match" if done else "")
         game.actions.append(matfile.Action(player=winner, kind="win", value=pts, raw=text))
         game.winner, game.points = winner, pts

@@ -80,7 +80,7 @@ def _pair(value, name: str, lo: int, hi: int | None, what: str) -> tuple[int, in
         raise InvalidId(f"{what}: {name} {quote(value)} is not a pair") from None
     if len(items) != 2:
         raise InvalidId(f"{what}: {name} {quote(value)} is not a pair")
-    return tuple(_num(x, name, lo, hi, what) for x in items)
+    return _num(items[0], name, lo, hi, what), _num(items[1], name, lo, hi, what)
 
 
 def _b64_str(n: int, nchars: int) -> str:
@@ -439,18 +439,19 @@ def decode_xgid(text: str):
         raise InvalidId(f"XGID dice: {quote(dfield)} is not 00, two dice 1..6, D, B or R")
     ml = _xg_int(parts[8], "match length", 0)
     flags = _xg_int(parts[7], "crawford/jacoby", 0, 1 if ml else 3)
+    score = (_xg_int(parts[5], "bottom score", 0), _xg_int(parts[6], "top score", 0))
     info = dict(
         turn=turn,
         cube_value=1 << _xg_int(parts[1], "cube value", 0, 15),
         cube_position=_xg_int(parts[2], "cube position", -1, 1),
         dice=dice, cube_action=action,
-        score=(_xg_int(parts[5], "bottom score", 0), _xg_int(parts[6], "top score", 0)),
+        score=score,
         crawford=bool(ml and flags), jacoby=bool(not ml and flags & 1),
         beaver=bool(not ml and flags & 2), match_length=ml,
         max_cube=1 << _xg_int(parts[9], "max cube", 0, 15),
     )
-    if ml and max(info["score"]) >= ml:
-        raise InvalidId(f"XGID score {info['score']} is not below the match length {ml}")
+    if ml and max(score) >= ml:
+        raise InvalidId(f"XGID score {score} is not below the match length {ml}")
     on_roll, opponent = (bottom, top) if turn == 1 else (top, bottom)
     return tuple(on_roll), tuple(opponent), info
 
