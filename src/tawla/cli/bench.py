@@ -7,7 +7,7 @@ from .. import bench as speed_table
 __all__ = ["add_parser", "run", "NAME"]
 
 NAME = "bench"
-HELP = "speed table: fast vs reference vs external engines (options: tawla bench -h)"
+HELP = "speed table: the fast engine vs the reference one and external engines (what it measures: tawla bench -h)"
 
 
 def add_parser(subparsers) -> None:
