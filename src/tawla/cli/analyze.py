@@ -40,7 +40,7 @@ def sample_files() -> list:
     return sorted(str(p) for p in folder.iterdir() if p.name.endswith(".mat"))
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Register ``analyze`` on the ``tawla`` parser's subparsers."""
     p = subparsers.add_parser("analyze", help=HELP, description=DESCRIPTION)
     p.add_argument("files", nargs="*", help="files, directories or globs; none: the bundled samples")
