@@ -1,7 +1,7 @@
 """Self-play: the engine plays itself and writes the games as a Jellyfish ``.mat`` record.
 
-Used to make the bundled samples that ``tawla analyze`` reads when given no file
-(``tawla selfplay --ruleset NAME --games N -o FILE``).
+``tawla selfplay --ruleset NAME --games N -o FILE`` writes such a record. (The bundled samples of
+``tawla analyze`` are matches played through :class:`tawla.Match`: ``tools/make_samples.py``.)
 """
 
 from __future__ import annotations
