@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from . import native
-from .core.dice import check_dice, expand_dice
+from .core.dice import DiceLike, check_dice, expand_dice
 from .core.layout import OPP, pinned_points
 from .core.moves import Move
 from .core.steps import format_steps, shown_routes
@@ -240,7 +240,7 @@ def by_written_hits(moves, hits: frozenset):
     return exact[0] if len(exact) == 1 else None
 
 
-def parse_move(text: str, position, dice) -> Move:
+def parse_move(text: str, position: object, dice: DiceLike) -> Move:
     """Parse move text into the one legal :class:`Move` it describes.
 
     Accepts the dialects of real match files: ``bar/22`` or ``25/22`` for the bar,
