@@ -134,7 +134,8 @@ def match_state(args: argparse.Namespace, text: str, position: Position,
     crawford = args.crawford or (base.crawford and args.length is None)
     what = ", ".join(given) or "the match context"
     if length and max(score) >= length:
-        raise ConfigError(f"{what}: the score {score[0]}-{score[1]} is not below the match length {length}")
+        raise ConfigError(f"{what}: the score {score[me]}-{score[1 - me]} (the side on roll first) is not below "
+                          f"the match length {length}")
     try:
         return dataclasses.replace(base, cube_value=base.cube_value if args.cube is None else args.cube,
                                    cube_owner=owner, score=score, match_length=length, crawford=crawford,
