@@ -1,6 +1,6 @@
-"""The ``tawla`` commands run as a user runs them (a subprocess): ``bench`` says what it
-measures; ``board`` and ``moves`` print the gnubg IDs and the XGID (the tawla ID on other
-boards), and ``moves`` ranks every play with the bot's evaluation."""
+"""The ``tawla`` commands run as a user runs them (a subprocess; the error cases in-process):
+``bench`` says what it measures; ``board`` and ``moves`` print the gnubg IDs and the XGID (the
+tawla ID on other boards), and ``moves`` ranks every play with the bot's evaluation."""
 
 import os
 import re
@@ -12,6 +12,7 @@ import pytest
 
 from tawla import Bot, MatchState, get_ruleset
 from tawla.batch import fast_available
+from tawla.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 START = "4HPwATDgc/ABMA"  # gnubg Position ID of the backgammon opening position
@@ -67,9 +68,9 @@ def test_board_xgid_carries_the_cube_and_the_score():
 
 @pytest.mark.parametrize("xgid", ["XGID=-b----E-C---eE---c-e----B-:1:-1:-1:00:4:2:0:7:10",
                                   "XGID=-b----E-C---eE---c-e----B-:2:1:1:00:0:0:1:0:10"])
-def test_board_keeps_the_context_of_an_xgid(xgid):
-    out, _ = tawla("board", xgid)
-    assert f"\n{xgid}\n" in out
+def test_board_keeps_the_context_of_an_xgid(xgid, capsys):
+    assert main(["board", xgid]) == 0
+    assert f"\n{xgid}\n" in capsys.readouterr().out
 
 
 def test_board_of_another_ruleset_prints_its_tawla_id_only():
@@ -80,14 +81,16 @@ def test_board_of_another_ruleset_prints_its_tawla_id_only():
 
 @pytest.mark.parametrize("args", [("--cube", "3"), ("--score", "2"), ("--crawford",), ("--score", "7-1", "--length", "7"),
                                   ("--owner", "me")])
-def test_board_match_options_that_make_no_match_are_usage_errors(args):
-    _, err = tawla("board", START, *args, status=2)
-    assert len(err.splitlines()) == 1 or err.startswith("usage:")
+def test_board_match_options_that_make_no_match_are_usage_errors(args, capsys):
+    assert main(["board", START, *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    assert err.startswith("tawla board: ConfigError: --") or err.startswith("usage:")
 
 
-def test_board_match_options_on_a_board_without_an_xgid_are_usage_errors():
-    _, err = tawla("board", START_T31, "--ruleset", "tawla31", "--cube", "2", status=2)
-    assert err.startswith("tawla board: ConfigError: --cube")
+def test_board_match_options_on_a_board_without_an_xgid_are_usage_errors(capsys):
+    assert main(["board", START_T31, "--ruleset", "tawla31", "--cube", "2"]) == 2
+    assert capsys.readouterr().err.startswith("tawla board: ConfigError: --cube")
 
 
 # --- tawla moves -----------------------------------------------------------------------------
