@@ -139,7 +139,8 @@ def match_state(args: argparse.Namespace, text: str, position: Position,
     try:
         return dataclasses.replace(base, cube_value=base.cube_value if args.cube is None else args.cube,
                                    cube_owner=owner, score=score, match_length=length, crawford=crawford,
-                                   jacoby=base.jacoby and not length, dice=base.dice if dice is None else dice)
+                                   jacoby=base.jacoby and not length, dice=base.dice if dice is None else dice,
+                                   double_offered=base.double_offered and dice is None)
     except TawlaError as e:
         raise ConfigError(f"{what}: {e}") from None
 
