@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+from typing import Any
 
 import numpy as np
 
@@ -222,7 +223,7 @@ class MatchBase:
         return self._turn
 
     @property
-    def to_act(self):
+    def to_act(self) -> int | None:
         """The player expected to act now: :attr:`turn`, the player who must answer a double
         or a resignation offer, or None when the match is over."""
         if self._phase == "over":
@@ -234,7 +235,7 @@ class MatchBase:
         return self._turn
 
     @property
-    def score(self) -> tuple:
+    def score(self) -> tuple[int, int]:
         """Points of (player 0, player 1)."""
         return tuple(self._score)
 
@@ -244,7 +245,7 @@ class MatchBase:
         return self._cube
 
     @property
-    def cube_owner(self):
+    def cube_owner(self) -> int | None:
         """None while the cube is centred, else the player who owns it."""
         return self._owner
 
@@ -264,13 +265,13 @@ class MatchBase:
         return self._crawford_done and not self._crawford_game
 
     @property
-    def winner(self):
+    def winner(self) -> int | None:
         """None until the match is over; then 0 or 1 (a money session: the player ahead, or
         None when the session ends level)."""
         return self._winner
 
     @property
-    def end_reason(self):
+    def end_reason(self) -> str | None:
         """None until the match is over; then ``"score"``, ``"forfeit"`` (a player left or did
         not come back in time) or ``"session_end"`` (a player left a money session)."""
         return self._end
@@ -288,13 +289,13 @@ class MatchBase:
         return self._game_no
 
     @property
-    def games(self) -> list:
+    def games(self) -> list[dict[str, Any]]:
         """The finished games: dicts with ``game``, ``score`` (before), ``winner`` (None for a
         draw), ``kind``, ``points``, ``reason`` and ``cube``."""
         return copy.deepcopy(self._games)
 
     @property
-    def events(self) -> list:
+    def events(self) -> list[dict[str, Any]]:
         """A copy of the event log (see :mod:`tawla.match`), in its JSON shape (lists)."""
         return [json_form(ev) for ev in self._events]
 
@@ -309,7 +310,7 @@ class MatchBase:
         return copy.deepcopy(self._offer)
 
     @property
-    def turns_played(self) -> tuple:
+    def turns_played(self) -> tuple[int, int]:
         """Turns completed in this game by each player (passes included; Holland, D15)."""
         return tuple(self._turns)
 

@@ -98,12 +98,12 @@ class TurnsMixin(GamesMixin):
 
     # ------------------------------------------------------------------ queries
     @property
-    def dice(self):
+    def dice(self) -> tuple[int, int] | None:
         """The roll of the turn in progress, as thrown (None before the roll)."""
         return self._dice
 
     @property
-    def dice_left(self) -> tuple:
+    def dice_left(self) -> tuple[int, ...]:
         """The dice not used yet this turn, high first (a double gives four); () outside a move."""
         if self._dice is None:
             return ()
@@ -113,7 +113,7 @@ class TurnsMixin(GamesMixin):
         return tuple(rest)
 
     @property
-    def played_steps(self) -> tuple:
+    def played_steps(self) -> tuple[Step, ...]:
         """The steps made so far this turn (as accepted by :meth:`step`)."""
         return tuple(self._played)
 
@@ -129,7 +129,7 @@ class TurnsMixin(GamesMixin):
         """The board at the start of the current turn, seen from :attr:`turn`."""
         return self._start
 
-    def legal_steps(self) -> list:
+    def legal_steps(self) -> list[Step]:
         """The steps :attr:`turn` may make next (:func:`tawla.legal_steps`); [] outside a move.
 
         Returns
@@ -142,7 +142,7 @@ class TurnsMixin(GamesMixin):
             return []
         return list(self._lit()[0])
 
-    def legal_moves(self) -> list:
+    def legal_moves(self) -> list[Move]:
         """The legal moves that extend the steps made this turn; [] outside a move.
 
         Returns
@@ -169,7 +169,7 @@ class TurnsMixin(GamesMixin):
 
     # ------------------------------------------------------------------ actions
     @action
-    def roll(self, player):
+    def roll(self, player: int) -> None:
         """Roll the dice for the turn (phase ``roll``).
 
         A pass or a forced move is then played by itself (see :attr:`phase`).
@@ -320,7 +320,7 @@ class TurnsMixin(GamesMixin):
                                 legal=list(outcomes.values()))
 
     @action
-    def undo(self, player):
+    def undo(self, player: int) -> None:
         """Take back the last step of this turn (phase ``move``).
 
         Raises
@@ -362,7 +362,7 @@ class TurnsMixin(GamesMixin):
         self._finish_turn(*self._board_and_steps(), "steps", t)
 
     @action
-    def play(self, player, move):
+    def play(self, player: int, move: Move | str) -> None:
         """Play a whole move and end the turn (phase ``move``, before any step).
 
         Parameters

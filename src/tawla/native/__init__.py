@@ -37,9 +37,9 @@ if os.environ.get("TAWLA_NO_NATIVE", "") in ("", "0"):
     try:
         from . import _bearoff, _evaluate_c, _codec, _fast
     except ImportError:  # built without a compiler
-        _fast = _codec = _bearoff = _evaluate_c = None
+        _fast = _codec = _bearoff = _evaluate_c = None  # type: ignore[assignment]  # callers test for None
 else:
-    _fast = _codec = _bearoff = _evaluate_c = None
+    _fast = _codec = _bearoff = _evaluate_c = None  # type: ignore[assignment]  # callers test for None
 
 _fast_turn = _fast is not None and hasattr(_fast, "turn_steps") and hasattr(_fast, "turn_finals")
 _fast_match = _fast is not None and all(hasattr(_fast, f) for f in (
@@ -95,7 +95,7 @@ def params(r: Ruleset):
     return _fast.Params(native_params(r))
 
 
-_last_params = (None, None)  # (ruleset, params) of the last one-row call
+_last_params: tuple[Ruleset | None, object] = (None, None)  # (ruleset, params) of the last one-row call
 
 
 def _turn_params(r: Ruleset):

@@ -27,15 +27,16 @@ __all__ = ["turn_steps", "turn_finals", "after_hops"]
 
 
 _BEST_LIMIT = 1 << 18  # entries of the best-length cache before it starts again
-_best_cache = [None, {}]  # [ruleset, {(row, dice left): dice usable}]: the last ruleset's cache
+_best_rules: list[Ruleset | None] = [None]  # the ruleset of the best-length cache
+_best_cache: list[dict[tuple[bytes, tuple[int, ...]], int]] = [{}]  # {(row, dice left): dice usable}
 
 
-def _best_table(r: Ruleset) -> dict:
+def _best_table(r: Ruleset) -> dict[tuple[bytes, tuple[int, ...]], int]:
     """The best-length cache of ruleset ``r`` (kept across calls: the values depend only on
     the ruleset, the board and the dice left)."""
-    if _best_cache[0] is not r or len(_best_cache[1]) > _BEST_LIMIT:
-        _best_cache[0], _best_cache[1] = r, {}
-    return _best_cache[1]
+    if _best_rules[0] is not r or len(_best_cache[0]) > _BEST_LIMIT:
+        _best_rules[0], _best_cache[0] = r, {}
+    return _best_cache[0]
 
 
 class _Turn:
@@ -198,7 +199,7 @@ def turn_steps(r: Ruleset, start_row: bytes, dice, played_hops) -> tuple:
         return [], [], ended
     nxt = turn.next_single(s, remaining, used)
     singles = [(st.from_point, st.to_point, st.die, st.hit) for st, _n, _rest in nxt]
-    combined = []
+    combined: list[tuple[int, int, tuple[int, ...], bool]] = []
     for st, n, rest in nxt:
         _extend(turn, n, rest, used + 1, st.from_point, st.to_point, (st.die,), st.hit, combined)
     return singles, combined, False
@@ -243,7 +244,8 @@ def turn_finals(r: Ruleset, start_row: bytes, dice, played_hops) -> list:
         return [(s.to_row(), ())]
     if turn.target == 0:
         return [] if game_result(r, bytes(start_row)) is not None else [(s.to_row(), ())]
-    out, seen = {}, set()
+    out: dict[bytes, tuple[tuple[int, int, int, bool], ...]] = {}
+    seen: set[tuple[bytes, tuple[int, ...]]] = set()
     target, n_dice = turn.target, turn.n_dice
     first_high = turn.high_only and used == 0
 
