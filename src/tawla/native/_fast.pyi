@@ -1,6 +1,6 @@
 """Types of the compiled fast engine (``csrc/_fast.pyx``); the docstrings there say the rest."""
 
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
