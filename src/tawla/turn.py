@@ -26,7 +26,9 @@ def legal_steps(position: Position, dice: DiceLike,
 
     RULES.md §1.3 "step-by-step play": what a board lights up. Besides single steps, a
     checker's one-checker combined moves are listed as one :class:`Step` whose ``die`` is
-    the tuple of dice in the order used (``hit`` True if it hits or pins on the way).
+    the tuple of dice in the order used (``hit`` True if it hits or pins on the way); of
+    the orders of the dice that take a checker to the same point with the same hits, only
+    the first (high die first where it plays) is listed.
     Computed by :func:`tawla.native.turn_steps` (the compiled engine where it is built).
 
     Parameters

@@ -277,6 +277,8 @@ class TurnsMixin(GamesMixin):
             # Step.die is an int for a single step, the tuple of dice for a combined one
             die = want[0] if len(want) == 1 else want
             cands = [s for s in legal if s[0] == from_point and s[1] == to_point and s[2] == die]
+            if not cands and len(want) > 1:
+                cands = self._listed_order(from_point, to_point, want, legal)
         if not cands:
             text = f"{from_point}/{to_point}" + (f" with {want}" if want else "")
             raise IllegalMove(f"{text} is not a legal step now; legal: "
@@ -292,6 +294,23 @@ class TurnsMixin(GamesMixin):
             chosen = Step(int(a), int(b), die, bool(hit))
         hops = self._hops + (((chosen[0], chosen[1], die),) if type(die) is int else step_hops(chosen))
         return chosen, hops, self._lit_after(hops)
+
+    def _listed_order(self, from_point, to_point, want, legal) -> list:
+        """The lit combined steps that play the dice ``want`` in another order with the same
+        result (:meth:`legal_steps` lists one order of such dice), if ``want``'s order is
+        legal itself: the step asked for, as listed."""
+        others = [s for s in legal if s[0] == from_point and s[1] == to_point and type(s[2]) is tuple
+                  and sorted(s[2]) == sorted(want)]
+        if not others:
+            return []
+        hops = self._hops + step_hops(Step(from_point, to_point, want, False))
+        try:
+            self._lit_after(hops)  # the order asked for is a legal path
+        except IllegalMove:
+            return []
+        r, row = self.ruleset, self._start.row
+        after = after_hops(r, row, hops)[0]
+        return [s for s in others if after_hops(r, row, self._hops + step_hops(s))[0] == after]
 
     def _check_unambiguous(self, from_point, to_point, cands):
         """Several lit steps go from ``from_point`` to ``to_point``: they must all lead to the
