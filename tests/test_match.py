@@ -127,8 +127,9 @@ class TestFlow:
         assert (listed.from_point, listed.to_point, listed.dice) == (24, 14, (6, 4))
         other = craft(m, board=tawla.get_ruleset("bg").initial_position(), turn=0, phase="move", dice=(6, 4))
         m.step(0, 24, 14, dice=listed.dice)
-        other.step(0, 24, 14, dice=(4, 6))  # the order not listed plays the same step
-        assert other.position == m.position and other.played_steps == m.played_steps
+        other.step(0, 24, 14, dice=(4, 6))  # the order not listed plays the same step, as asked
+        assert other.position == m.position and other.played_steps == (tawla.Step(24, 14, (4, 6), False),)
+        assert other.events[-1]["dice"] == [4, 6] and other.dice_left == m.dice_left == ()
         # 24/18*/14 and 24/20/14 hit differently: both orders are listed
         board = pos("bg", {24: 2, 6: 13}, {18: 1, 1: 14})
         m = craft(m, board=board, turn=0, phase="move", dice=(6, 4))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Protocol
 
+from ..errors import ConfigError
 from .steps import Step, format_steps
 
 __all__ = ["Move", "register_position_type", "position_type"]
@@ -36,12 +37,12 @@ def position_type() -> type:
 
     Raises
     ------
-    RuntimeError
-        Before :mod:`tawla.position` has registered it.
+    tawla.errors.ConfigError
+        Before :mod:`tawla.position` has registered it (``import tawla`` does).
     """
     cls = _POSITION_TYPE[0]
     if cls is None:
-        raise RuntimeError("tawla.position has not registered the board class")
+        raise ConfigError("no board class registered yet: import tawla (tawla.position registers it)")
     return cls
 
 

@@ -278,7 +278,7 @@ class TurnsMixin(GamesMixin):
             die = want[0] if len(want) == 1 else want
             cands = [s for s in legal if s[0] == from_point and s[1] == to_point and s[2] == die]
             if not cands and len(want) > 1:
-                cands = self._listed_order(from_point, to_point, want, legal)
+                cands = self._other_order(from_point, to_point, want, legal)
         if not cands:
             text = f"{from_point}/{to_point}" + (f" with {want}" if want else "")
             raise IllegalMove(f"{text} is not a legal step now; legal: "
@@ -295,10 +295,11 @@ class TurnsMixin(GamesMixin):
         hops = self._hops + (((chosen[0], chosen[1], die),) if type(die) is int else step_hops(chosen))
         return chosen, hops, self._lit_after(hops)
 
-    def _listed_order(self, from_point, to_point, want, legal) -> list:
-        """The lit combined steps that play the dice ``want`` in another order with the same
-        result (:meth:`legal_steps` lists one order of such dice), if ``want``'s order is
-        legal itself: the step asked for, as listed."""
+    def _other_order(self, from_point, to_point, want, legal) -> list:
+        """The combined step with the dice ``want`` when :meth:`legal_steps` lists it in
+        another order of its dice (the same board after it, the same dice left): that step
+        with the order asked for, as ``[Step]``; [] when ``want``'s order is not a legal path
+        or reaches another board."""
         others = [s for s in legal if s[0] == from_point and s[1] == to_point and type(s[2]) is tuple
                   and sorted(s[2]) == sorted(want)]
         if not others:
@@ -310,7 +311,8 @@ class TurnsMixin(GamesMixin):
             return []
         r, row = self.ruleset, self._start.row
         after = after_hops(r, row, hops)[0]
-        return [s for s in others if after_hops(r, row, self._hops + step_hops(s))[0] == after]
+        same = [s for s in others if after_hops(r, row, self._hops + step_hops(s))[0] == after]
+        return [Step(from_point, to_point, want, same[0].hit)] if same else []
 
     def _check_unambiguous(self, from_point, to_point, cands):
         """Several lit steps go from ``from_point`` to ``to_point``: they must all lead to the
