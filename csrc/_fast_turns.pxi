@@ -10,15 +10,23 @@ from tawla.core.moves import Move
 
 cdef extern from *:
     """
-    static int tw_set_member(PyObject *desc, PyObject *obj, PyObject *val) {
-        return Py_TYPE(desc)->tp_descr_set(desc, obj, val);
-    }
     static PyObject *tw_alloc(PyObject *cls) {
         return ((PyTypeObject *) cls)->tp_alloc((PyTypeObject *) cls, 0);
     }
+    #include <structmember.h>
+    /* The offset of a __slots__ member in its instances. */
+    static Py_ssize_t tw_member_offset(PyObject *desc) {
+        return ((PyMemberDescrObject *) desc)->d_member->offset;
+    }
+    /* Fill the still empty slot at ``off`` of a just allocated instance. */
+    static inline void tw_put(PyObject *obj, Py_ssize_t off, PyObject *val) {
+        Py_INCREF(val);
+        *(PyObject **) ((char *) obj + off) = val;
+    }
     """
-    int tw_set_member(object desc, object obj, object val) except -1
     object tw_alloc(object cls)
+    Py_ssize_t tw_member_offset(object desc)
+    void tw_put(object obj, Py_ssize_t off, object val)
 
 
 # --- canonical sequences for Position.legal_moves ---------------------------------------------
@@ -127,14 +135,14 @@ cdef list _kept(bytes row, dice, Params params, ruleset):
         if ruleset is None:
             out.append((_steps_of(r), after, bool(r.ended)))
             continue
-        # a Move without its __init__: its slots set directly (the class is immutable)
+        # a Move without its __init__: its empty slots filled directly (the class is immutable)
         m = tw_alloc(Move)
-        tw_set_member(_M_STEPS, m, _steps_of(r))
-        tw_set_member(_M_DICE, m, dice)
-        tw_set_member(_M_ENDED, m, True if r.ended else False)
-        tw_set_member(_M_SOURCE, m, row)
-        tw_set_member(_M_AFTER, m, after)
-        tw_set_member(_M_RULESET, m, ruleset)
+        tw_put(m, _O_STEPS, _steps_of(r))
+        tw_put(m, _O_DICE, dice)
+        tw_put(m, _O_ENDED, True if r.ended else False)
+        tw_put(m, _O_SOURCE, row)
+        tw_put(m, _O_AFTER, after)
+        tw_put(m, _O_RULESET, ruleset)
         out.append(m)
     return out
 
@@ -181,6 +189,11 @@ _M_STEPS, _M_DICE, _M_ENDED, _M_SOURCE, _M_AFTER, _M_RULESET = [
     Move.__dict__[k] for k in ("steps", "dice", "ended", "source", "after", "ruleset")]
 assert all(type(d).__name__ == "member_descriptor"
            for d in (_M_STEPS, _M_DICE, _M_ENDED, _M_SOURCE, _M_AFTER, _M_RULESET))
+cdef Py_ssize_t _O_STEPS = tw_member_offset(_M_STEPS), _O_DICE = tw_member_offset(_M_DICE)
+cdef Py_ssize_t _O_ENDED = tw_member_offset(_M_ENDED), _O_SOURCE = tw_member_offset(_M_SOURCE)
+cdef Py_ssize_t _O_AFTER = tw_member_offset(_M_AFTER), _O_RULESET = tw_member_offset(_M_RULESET)
+assert all(0 < o <= Move.__basicsize__ - sizeof(void *)
+           for o in (_O_STEPS, _O_DICE, _O_ENDED, _O_SOURCE, _O_AFTER, _O_RULESET))
 
 
 def legal_sequences(bytes row, dice, Params params):

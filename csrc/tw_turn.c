@@ -207,19 +207,38 @@ int tw_turn_singles(tw_turn *T, tw_step *out) {
     return n;
 }
 
-/* the one-checker continuations of the path `cur` (its checker now on cur->t), depth first */
+/* whether two paths take the same checker to the same point with the same hits and the same
+   dice (in any order): the same step, reached in another order of the dice */
+static int tw_same_step(const tw_path *a, const tw_path *b) {
+    int i;
+    uint32_t ca = 0, cb = 0;  /* the dice as a multiset: a 4-bit count per value */
+    if (a->p != b->p || a->t != b->t || a->hm != b->hm || a->n != b->n) return 0;
+    for (i = 0; i < a->n; i++) {
+        ca += 1u << (4 * a->d[i]);
+        cb += 1u << (4 * b->d[i]);
+    }
+    return ca == cb;
+}
+
+/* the one-checker continuations of the path `cur` (its checker now on cur->t), depth first;
+   a continuation that repeats an earlier one in another order of the dice is left out, with
+   its own continuations (they repeat the earlier one's) */
 static void tw_extend(tw_turn *T, const tw_state *s, int nh, int nl, int used, const tw_path *cur,
                       tw_path *out, int *nc) {
     tw_opt opts[TW_MAX_STEPS];
-    int n, i;
+    int n, i, j, dup;
     if (cur->t == 0 || tw_ended(&T->c, s)) return;
     n = tw_next_single(T, s, nh, nl, used, 1u << cur->t, opts);
     for (i = 0; i < n && *nc < TW_MAX_PATHS; i++) {
-        tw_path *nx = &out[(*nc)++];
+        tw_path *nx = &out[*nc];
         *nx = *cur;
         nx->t = opts[i].st.t;
         nx->d[nx->n++] = opts[i].st.d;
         nx->hit |= opts[i].st.hit;
+        if (opts[i].st.hit) nx->hm |= 1u << opts[i].st.t;
+        for (dup = 0, j = 0; j < *nc && !dup; j++) dup = tw_same_step(&out[j], nx);
+        if (dup) continue;
+        (*nc)++;
         tw_extend(T, &opts[i].n, opts[i].nh, opts[i].nl, used + 1, nx, out, nc);
     }
 }
@@ -236,6 +255,7 @@ int tw_turn_steps(tw_turn *T, tw_step *singles, tw_path *combined, int *nc) {
         memset(&cur, 0, sizeof(cur));
         cur.p = opts[i].st.p; cur.t = opts[i].st.t; cur.hit = opts[i].st.hit;
         cur.n = 1; cur.d[0] = opts[i].st.d;
+        cur.hm = opts[i].st.hit ? 1u << cur.t : 0;
         tw_extend(T, &opts[i].n, opts[i].nh, opts[i].nl, T->used + 1, &cur, combined, nc);
     }
     return n;

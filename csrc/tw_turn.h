@@ -13,8 +13,9 @@ int tw_sequences(tw_ctx *c, const uint8_t *row, int d1, int d2);
    order; returns how many (0: the turn passes) */
 size_t tw_sequences_keep(tw_ctx *c);
 
-/* a one-checker path: from p to t with the dice d[0..n-1] in the order used */
-typedef struct { uint8_t p, t, n, hit; uint8_t d[4]; } tw_path;
+/* a one-checker path: from p to t with the dice d[0..n-1] in the order used; hm the points
+   where it hits or pins (bit i: point i) */
+typedef struct { uint8_t p, t, n, hit; uint8_t d[4]; uint32_t hm; } tw_path;
 #define TW_MAX_STEPS 32  /* legal next single steps: two dice x at most 15 from-points */
 #define TW_MAX_PATHS 64  /* combined steps: at most 30 (non-doubles) or 45 (doubles) */
 

@@ -3,6 +3,7 @@ line on stderr (``tawla <command>: <ClassName>: <message>``) and an exit status:
 2 usage."""
 
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -70,10 +71,14 @@ def test_a_message_over_several_lines_is_printed_on_one(capsys, monkeypatch):
 
 # --- tawla moves -----------------------------------------------------------------------------
 def test_moves_lists_the_legal_plays(capsys):
+    assert main(["moves", START, "31", "--no-eval"]) == 0
+    out = capsys.readouterr().out
+    assert "31: 16 legal plays\n" in out
+    assert "  11. 8/5 6/5                      pips 163  sGfwATDgc/ABMA" in out
     assert main(["moves", START, "31"]) == 0
     out = capsys.readouterr().out
-    assert "31: 16 legal plays" in out
-    assert "  11. 8/5 6/5                      pips 163  sGfwATDgc/ABMA" in out
+    assert "31: 16 legal plays, ranked by the ply1 bot" in out
+    assert re.search(r"\n   1\. ply1  8/5 6/5 +Eq\.: +\+0\.\d{3} +pips 163  sGfwATDgc/ABMA\n", out)
 
 
 @pytest.mark.parametrize("text", ["3-1", "3,1", "3/1", "3 1", " 31 "])
@@ -92,7 +97,7 @@ def test_moves_by_xgid_and_tawla_id(capsys):
     assert main(["moves", START_XGID, "31"]) == 0
     assert capsys.readouterr().out == by_gnubg
     assert main(["moves", START_T31, "65", "--ruleset", "31"]) == 0
-    assert "65: 1 legal play\n" in capsys.readouterr().out
+    assert "65: 1 legal play, ranked" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("dice", ["79", "71", "00", "²³", "", "3", "313", "3x1", "three one"])
@@ -130,7 +135,7 @@ def test_board_prints_the_diagram_and_the_id(capsys):
     out = capsys.readouterr().out
     assert out.startswith("tawla31: X on roll, O opponent")
     assert "15X" in out and "pips X 360 O 360" in out
-    assert out.endswith(f"id {START_T31}\n")
+    assert out.endswith(f"\ntawla ID   : {START_T31}\n")
 
 
 @pytest.mark.parametrize("position, error", [

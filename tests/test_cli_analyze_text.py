@@ -28,7 +28,7 @@ def unreadable(tmp_path) -> Path:
 def test_progress_off_a_terminal_prints_lines(tmp_path):
     r = analyze("--progress", "--no-eval", SAMPLE)
     assert r.returncode == 0, r.stderr
-    assert "analysed 1/1 files, 1 game" in r.stderr
+    assert "analysed 1/1 files, 2 games" in r.stderr
 
 
 def test_no_progress_off_a_terminal_by_default():
@@ -59,7 +59,7 @@ def test_evaluated_report_keeps_its_columns():
 
 
 def test_notes_name_players_by_record_names(tmp_path):
-    text = SAMPLE.read_text().replace("                                  Wins 3 points", "      Wins 3 points")
+    text = SAMPLE.read_text().replace("                                  Wins 2 points", "      Wins 2 points")
     rec = tmp_path / "left_wins.mat"
     rec.write_text(text)
     r = analyze("--no-eval", rec)
@@ -71,7 +71,7 @@ def test_long_path_is_not_wrapped(tmp_path):
     deep = tmp_path / ("a_long_folder_name_" * 4) / ("another_long_folder_" * 4)
     deep.mkdir(parents=True)
     rec = deep / "left_wins_with_a_long_name.mat"
-    rec.write_text(SAMPLE.read_text().replace("                                  Wins 3 points", "      Wins 3 points"))
+    rec.write_text(SAMPLE.read_text().replace("                                  Wins 2 points", "      Wins 2 points"))
     bad = deep / "garbage_with_a_long_name.mat"
     bad.write_text("not a record\n")
     r = analyze("--no-eval", deep)
@@ -86,12 +86,14 @@ def test_summary_counts_unreadable_files_and_plurals(tmp_path):
     r = analyze("--no-eval", SAMPLE, bad)
     assert r.returncode == 1
     last = r.stdout.strip().splitlines()[-1]
-    assert last.startswith("2 files (1 unreadable), 1 game (")
+    assert last.startswith("2 files (1 unreadable), 2 games (")
     j = json.loads(analyze("--no-eval", "--json", SAMPLE, bad).stdout)
     assert j["summary"]["files"] == 2 and j["summary"]["unreadable_files"] == 1
-    one = analyze("--no-eval", SAMPLE).stdout.strip().splitlines()[-1]
+    single = tmp_path / "first_game.mat"  # the sample's first game alone
+    single.write_text(SAMPLE.read_text().split("\n Game 2\n")[0] + "\n")
+    one = analyze("--no-eval", single).stdout.strip().splitlines()[-1]
     assert one.startswith("1 file, 1 game (")
-    assert "(backgammon, 3-point match, 1 game)" in analyze("--no-eval", SAMPLE).stdout
+    assert "(backgammon, 3-point match, 1 game)" in analyze("--no-eval", single).stdout
 
 
 def test_unreadable_heading_says_why(tmp_path):

@@ -116,6 +116,26 @@ class TestFlow:
         m.step(0, 3, 0, dice=6)
         assert m.dice_left == (1,)
 
+    def test_a_combined_step_is_listed_once_and_either_order_plays_it(self):
+        m = Match("bg", "international", 7, rng=3)
+        m = craft(m, board=tawla.get_ruleset("bg").initial_position(), turn=0, phase="move", dice=(6, 4))
+        lit = m.legal_steps()
+        assert [s.dice for s in lit if (s.from_point, s.to_point) == (24, 14)] == [(6, 4)]
+        keys = [(s.from_point, s.to_point, s.hit, tuple(sorted(s.dice))) for s in lit]
+        assert len(keys) == len(set(keys))
+        listed = m.legal_steps()[-2]
+        assert (listed.from_point, listed.to_point, listed.dice) == (24, 14, (6, 4))
+        other = craft(m, board=tawla.get_ruleset("bg").initial_position(), turn=0, phase="move", dice=(6, 4))
+        m.step(0, 24, 14, dice=listed.dice)
+        other.step(0, 24, 14, dice=(4, 6))  # the order not listed plays the same step, as asked
+        assert other.position == m.position and other.played_steps == (tawla.Step(24, 14, (4, 6), False),)
+        assert other.events[-1]["dice"] == [4, 6] and other.dice_left == m.dice_left == ()
+        # 24/18*/14 and 24/20/14 hit differently: both orders are listed
+        board = pos("bg", {24: 2, 6: 13}, {18: 1, 1: 14})
+        m = craft(m, board=board, turn=0, phase="move", dice=(6, 4))
+        both = [s for s in m.legal_steps() if (s.from_point, s.to_point) == (24, 14)]
+        assert sorted((s.dice, s.hit) for s in both) == [((4, 6), False), ((6, 4), True)]
+
     def test_play_text_and_move(self):
         m = Match("bg", "international", 7, rng=3)
         board = tawla.get_ruleset("bg").initial_position()

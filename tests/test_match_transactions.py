@@ -12,6 +12,10 @@ from tawla.match import Match
 from match_helpers import Clock, craft, pos, snapshot_unchanged
 
 
+def _state_text(g):
+    return json.dumps(g.bit_generator.state, sort_keys=True, default=lambda a: a.tolist())
+
+
 # --- actions are all-or-nothing; what a turn keeps between actions --------------------------------
 class TestTransactions:
     def test_a_failing_timeout_policy_changes_nothing(self):
@@ -46,6 +50,31 @@ class TestTransactions:
         good.roll(0)  # the same roll with a good cube: dice thrown, the game won
         assert json.loads(good.to_json())["state"]["rng"] != rng_before
         assert good.games[-1]["winner"] == 0 and good.games[-1]["points"] == 2 * 2
+
+    @pytest.mark.parametrize("bit_generator", ["PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64"])
+    def test_a_failed_roll_puts_back_the_state_of_any_bit_generator(self, bit_generator):
+        # the raw copy of numpy's PCG64 and the state dict of the others restore alike
+        board = pos("bg", {1: 1}, {19: 15})
+        for half_output_buffered in (False, True):
+            g = np.random.Generator(getattr(np.random, bit_generator)(5))
+            if half_output_buffered:
+                g.integers(0, 2**31)  # a 32-bit draw may leave half of a 64-bit output buffered
+            m = Match("bg", "international", 7, rng=g)
+            bad = craft(m, board=board, turn=0, phase="roll", cube=3, owner=1)
+            before = bad._rng.bit_generator.state
+            snapshot_unchanged(bad, lambda: bad.roll(0), errors.InvalidAction)
+            assert _state_text(bad._rng) == _state_text(g)
+            dice = [int(g.integers(1, 7)) for _ in range(2)]
+            g.bit_generator.state = before
+            good = craft(bad, board=board, turn=0, phase="roll", cube=2, owner=1)
+            good.roll(0)
+            assert [e["dice"] for e in good.events if e["type"] == "roll"][-1] == dice
+
+    def test_the_raw_pcg64_copy_is_checked_at_import(self):
+        from tawla.native import _fast
+        if _fast is None:
+            pytest.skip("the compiled engine is not built")
+        assert _fast.rng_snapshot_check() is True
 
     @pytest.mark.parametrize("rs, house", [("bg", "international"), ("tawla31", "federation"),
                                            ("mahbusa", "saharat"), ("adi", "saharat")])

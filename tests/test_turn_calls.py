@@ -97,6 +97,40 @@ def test_reference_combined_steps_are_chains_of_lit_steps(name, opts):
             assert (p, hits) == (b, hit)
 
 
+@pytest.mark.parametrize("name, opts", CONFIGS, ids=CONFIG_IDS)
+def test_reference_combined_steps_are_each_distinct_step_once(name, opts):
+    """Every chain of two or more lit single steps of one checker is listed as a combined
+    step with the same start, end, hit points and dice (in some order), and no two listed
+    steps share those."""
+    r = tawla.get_ruleset(name, **opts)
+    cases = 0
+    for row, dice, hops in _walks(r, 25, seed=13):
+        singles, combined, _ended = rt.turn_steps(r, row, dice, hops)
+        chains = set()
+
+        def walk(walked, origin, at, ds, hits):
+            for x in rt.turn_steps(r, row, dice, walked)[0]:
+                if x[0] != at or at == 0:
+                    continue
+                h = hits | {x[1]} if x[3] else hits
+                if ds:
+                    chains.add((origin, x[1], h, tuple(sorted(ds + (x[2],)))))
+                walk(walked + (x[:3],), origin, x[1], ds + (x[2],), h)
+
+        for x in singles:
+            walk(hops + (x[:3],), x[0], x[1], (x[2],), frozenset({x[1]}) if x[3] else frozenset())
+        listed = []
+        for a, b, ds, hit in combined:
+            walked, p, h = hops, a, frozenset()
+            for d in ds:
+                step = next(x for x in rt.turn_steps(r, row, dice, walked)[0] if x[0] == p and x[2] == d)
+                walked, p, h = walked + (step[:3],), step[1], h | {step[1]} if step[3] else h
+            listed.append((a, b, h, tuple(sorted(ds))))
+        assert len(listed) == len(set(listed)) and set(listed) == chains
+        cases += len(chains)
+    assert cases > 20
+
+
 def test_reference_illegal_hops_raise_and_name_the_legal_steps():
     r = tawla.get_ruleset("backgammon")
     row = r.initial_position().row

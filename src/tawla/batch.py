@@ -16,19 +16,21 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from . import native
-from .core.dice import ROLL_WEIGHTS, ROLLS, check_dice
+from .core.dice import ROLL_WEIGHTS, ROLLS, DiceLike, check_dice
 from .core.layout import PACKED_WIDTH
 from .core.moves import Move
 from .core.results import KINDS
 from .errors import InvalidArgument, InvalidPosition, quote
 from .native import default_engine
 from .position import Position, positions_to_array
-from .rules import get_ruleset
-from .rules.validation import check_dice_array, check_rows_array
+from .rules import Ruleset, RulesetLike, get_ruleset
+from .rules.validation import check_dice_array, check_rows_array, validate_rows
 
 __all__ = ["ROLLS", "ROLL_WEIGHTS", "legal_moves", "pass_move", "expand", "expand_all_rolls",
            "default_engine", "fast_available", "PlayoutResult", "playout", "random_positions",
@@ -45,7 +47,7 @@ def _position(position) -> None:
         raise InvalidPosition(f"expected a tawla.Position, not {type(position).__name__}")
 
 
-def legal_moves(position, dice, *, engine: str | None = None) -> list:
+def legal_moves(position: Position, dice: DiceLike, *, engine: str | None = None) -> list[Move]:
     """The legal moves of ``position`` for ``dice`` (:meth:`tawla.Position.legal_moves`) on
     the chosen engine.
 
@@ -59,12 +61,13 @@ def legal_moves(position, dice, *, engine: str | None = None) -> list:
     return native.legal_moves(position.row, check_dice(dice), position.ruleset, engine)
 
 
-def pass_move(position, dice) -> Move:
+def pass_move(position: Position, dice: DiceLike) -> Move:
     """The empty move of a turn that passes (only valid when no legal move exists)."""
     _position(position)
     return Move.passing(position.row, check_dice(dice), position.ruleset)
 
-def expand(positions, dice, *, ruleset, engine: str | None = None):
+def expand(positions: npt.ArrayLike, dice: npt.ArrayLike, *, ruleset: RulesetLike,
+           engine: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Every child of every row: all distinct positions reachable by a legal move.
 
     Parameters
@@ -100,7 +103,8 @@ def expand(positions, dice, *, ruleset, engine: str | None = None):
     return native.expand(arr, d, r, engine)
 
 
-def expand_all_rolls(positions, *, ruleset, engine: str | None = None):
+def expand_all_rolls(positions: npt.ArrayLike, *, ruleset: RulesetLike,
+                     engine: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`expand` for all 21 rolls of every row at once (the inner loop of a 1-ply search).
 
     ``positions`` and ``engine`` as for :func:`expand`.
@@ -139,7 +143,7 @@ class PlayoutResult:
     engine : str
     """
 
-    ruleset: object
+    ruleset: Ruleset
     length: np.ndarray
     winner: np.ndarray
     kind: np.ndarray
@@ -151,12 +155,12 @@ class PlayoutResult:
     def n_games(self) -> int:
         return int(self.length.shape[0])
 
-    def kind_counts(self) -> dict:
+    def kind_counts(self) -> dict[str, int]:
         """``{kind name: number of games}`` for the kinds that occurred."""
         vals, counts = np.unique(self.kind, return_counts=True)
         return {KINDS[int(v)]: int(c) for v, c in zip(vals, counts)}
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """Mean length, first-player win rate (draws count half), draw rate, mean points."""
         n = max(self.n_games, 1)
         first = float(np.sum(self.winner == 0) + 0.5 * np.sum(self.winner == -1)) / n
@@ -186,7 +190,7 @@ def _whole(value, name: str, lo, hi) -> int:
     return v
 
 
-def playout(ruleset, n_games: int, seed: int = 0, *, engine: str | None = None,
+def playout(ruleset: RulesetLike, n_games: int, seed: int = 0, *, engine: str | None = None,
             max_turns: int = 100_000) -> PlayoutResult:
     """Play ``n_games`` random games and return their lengths, winners, kinds and points.
 
@@ -219,7 +223,7 @@ def playout(ruleset, n_games: int, seed: int = 0, *, engine: str | None = None,
     return PlayoutResult(r, length, winner, kind, points, int(seed), used)
 
 
-def random_positions(ruleset, n_positions: int, seed: int = 0, *, parallel_games: int = 64,
+def random_positions(ruleset: RulesetLike, n_positions: int, seed: int = 0, *, parallel_games: int = 64,
                      include_start: bool = False, include_over: bool = False) -> np.ndarray:
     """Positions met in random games (uniform over the distinct legal children), fast engine.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from . import native
-from .core.dice import check_dice, expand_dice
+from .core.dice import DiceLike, check_dice, expand_dice
 from .core.layout import OPP, pinned_points
 from .core.moves import Move
 from .core.steps import format_steps, shown_routes
@@ -39,7 +39,7 @@ def _point(text: str) -> int:
     return n
 
 
-def _read(text: str) -> tuple:
+def _read(text: str) -> tuple[list[tuple[int, int]], frozenset[int]]:
     """Parse move text into its single-checker segments and its written hits.
 
     Returns
@@ -55,7 +55,8 @@ def _read(text: str) -> tuple:
     """
     if not isinstance(text, str):
         raise IllegalMove(f"move text must be a str, not {type(text).__name__}")
-    segs, hits = [], set()
+    segs: list[tuple[int, int]] = []
+    hits: set[int] = set()
     t = text.strip()
     if t.lower() in _PASS_TEXTS:
         return segs, frozenset()
@@ -243,7 +244,7 @@ def by_written_hits(moves, hits: frozenset):
     return exact[0] if len(exact) == 1 else None
 
 
-def parse_move(text: str, position, dice) -> Move:
+def parse_move(text: str, position: object, dice: DiceLike) -> Move:
     """Parse move text into the one legal :class:`Move` it describes.
 
     Accepts the dialects of real match files: ``bar/22`` or ``25/22`` for the bar,
@@ -303,9 +304,9 @@ def _steps_from(r: Ruleset, s, remaining: tuple, a: int):
     if a not in ref.movable_points(r, s):
         return
     for d in sorted(set(remaining), reverse=True):
-        rest = list(remaining)
-        rest.remove(d)
-        rest = tuple(rest)
+        left = list(remaining)
+        left.remove(d)
+        rest = tuple(left)
         for p, t, _hit in ref.single_steps(r, s, d, [a]):
             n = ref.apply_step(r, s, p, t)
             if r.wall_rule and not ref.walls_ok(r, n):  # post_step_ok, §6.5

@@ -11,12 +11,12 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 
 from . import native
-from .core.dice import check_dice
+from .core.dice import DiceLike, check_dice
 from .core.geometry import own_coords
 from .core.layout import (ME_BAR, ME_OFF, OPP, OPP_BAR, OPP_OFF, PACKED_WIDTH, PIN, RESERVED, pin_bytes,
                           pinned_points)
@@ -26,7 +26,7 @@ from .errors import (IllegalMove, InvalidAction, InvalidDice, InvalidId, Invalid
                      UnsupportedRuleset, quote)
 from .formats.gnubg import MatchState, decode_position_id, decode_xgid, encode_position_id, encode_xgid
 from .notation import parse_move
-from .rules import Ruleset, get_ruleset
+from .rules import Ruleset, RulesetLike, get_ruleset
 from .reference.scoring import is_frozen
 from .rules.validation import validate_row
 
@@ -34,7 +34,7 @@ __all__ = ["Position", "GameResult", "position_of", "positions_to_array", "array
            "ids_to_array", "array_to_ids"]
 
 
-_last_generated: tuple = (None, None, ())
+_last_generated: tuple[bytes | None, Ruleset | None, tuple[Move, ...] | list[Move]] = (None, None, ())
 """(row, ruleset, moves) of the latest :meth:`Position.legal_moves` call: :meth:`Position.play`
 accepts a move of that list (the very object) without generating the moves again."""
 
@@ -48,6 +48,9 @@ class Position:
     """
 
     __slots__ = ("_row", "_ruleset", "_hash")
+    _row: bytes
+    _ruleset: Ruleset
+    _hash: int | None
 
     def __init__(self, row: bytes, ruleset: Ruleset):
         # Internal: callers use the from_* constructors, which validate.
@@ -55,16 +58,17 @@ class Position:
         object.__setattr__(self, "_ruleset", ruleset)
         object.__setattr__(self, "_hash", None)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Position is immutable")
 
     # --- construction ----------------------------------------------------------------
     @classmethod
-    def from_points(cls, ruleset, on_roll, opponent, *, bar=(0, 0), off=None,
-                    pinned_on_roll=(), pinned_opponent=()) -> "Position":
+    def from_points(cls, ruleset: RulesetLike, on_roll: Mapping[int, int], opponent: Mapping[int, int], *,
+                    bar: tuple[int, int] = (0, 0), off: tuple[int, int] | None = None,
+                    pinned_on_roll: Iterable[int] = (), pinned_opponent: Iterable[int] = ()) -> Position:
         """Build a position from point counts.
 
         Parameters
@@ -118,7 +122,8 @@ class Position:
             me[0], opp[0] = 15 - sum(me[1:]), 15 - sum(opp[1:])
         else:
             me[0], opp[0] = pair(off, "off")
-        pinned_me, pinned_opp = set(), set()
+        pinned_me: set[int] = set()
+        pinned_opp: set[int] = set()
         for pts, dest in ((pinned_on_roll, pinned_me), (pinned_opponent, pinned_opp)):
             if isinstance(pts, (str, bytes)) or not hasattr(pts, "__iter__"):
                 raise InvalidPosition(f"pinned points must be a sequence of points, not {quote(pts)}")
@@ -132,7 +137,7 @@ class Position:
         return cls(row, r)
 
     @classmethod
-    def from_array(cls, row, ruleset) -> "Position":
+    def from_array(cls, row: np.ndarray | bytes | Iterable[int], ruleset: RulesetLike) -> Position:
         """Build a position from a packed row (``uint8[PACKED_WIDTH]``, :mod:`tawla.layout`).
 
         Raises
@@ -155,7 +160,7 @@ class Position:
         return cls(b, r)
 
     @classmethod
-    def from_id(cls, text: str, ruleset) -> "Position":
+    def from_id(cls, text: str, ruleset: RulesetLike) -> Position:
         """Inverse of :meth:`id`.
 
         Raises
@@ -180,7 +185,7 @@ class Position:
         return cls(_unpack_id(raw, text, r), r)
 
     @classmethod
-    def from_gnubg_id(cls, pid: str, ruleset="backgammon") -> "Position":
+    def from_gnubg_id(cls, pid: str, ruleset: RulesetLike = "backgammon") -> Position:
         """A position from a GNU Backgammon Position ID (14 characters), player on roll to move.
 
         Raises
@@ -194,7 +199,7 @@ class Position:
         return cls._from_own_coords(r, me, opp)
 
     @classmethod
-    def from_xgid(cls, text: str, ruleset="backgammon"):
+    def from_xgid(cls, text: str, ruleset: RulesetLike = "backgammon") -> Position:
         """The position of an eXtreme Gammon XGID, seen from the player on roll; its match
         context (cube, score, dice) is :meth:`tawla.MatchState.from_xgid` of the same text.
 
@@ -214,7 +219,7 @@ class Position:
         MatchState._of_xgid_fields(info, text)  # the whole XGID is checked, not only the board
         return cls._from_own_coords(r, me, opp)
 
-    def xgid(self, match_state=None) -> str:
+    def xgid(self, match_state: MatchState | None = None) -> str:
         """The XGID of this position with an optional match context (player 0 = XG's bottom).
 
         Parameters
@@ -241,7 +246,7 @@ class Position:
                            jacoby=m.jacoby if not m.match_length else False, match_length=m.match_length)
 
     @classmethod
-    def _from_own_coords(cls, r: Ruleset, me, opp) -> "Position":
+    def _from_own_coords(cls, r: Ruleset, me: tuple[int, ...], opp: tuple[int, ...]) -> Position:
         """From two 26-tuples, each in its own side's numbering (0 off, 25 bar)."""
         on_roll = {p: me[p] for p in range(1, 25) if me[p]}
         opponent = {r.opponent_point(q): opp[q] for q in range(1, 25) if opp[q]}
@@ -249,7 +254,7 @@ class Position:
         off = (me[0], opp[0])
         return cls.from_points(r, on_roll, opponent, bar=bar, off=off)
 
-    def _own_coords(self):
+    def _own_coords(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(on_roll, opponent) as 26-tuples, each in its own side's numbering."""
         return own_coords(self._row, self._ruleset.geometry)
 
@@ -286,7 +291,7 @@ class Position:
         :meth:`from_id` inverts it; the ruleset is not part of the ID."""
         return base64.urlsafe_b64encode(_pack_id(self._row)).decode()
 
-    def to_points(self) -> dict:
+    def to_points(self) -> dict[str, Any]:
         """The keyword arguments of :meth:`from_points` that rebuild this position
         (without the ruleset): ``on_roll``, ``opponent``, ``bar``, ``off``,
         ``pinned_on_roll``, ``pinned_opponent``."""
@@ -307,12 +312,12 @@ class Position:
         me, opp = self._own_coords()
         return (sum(p * me[p] for p in range(1, 26)), sum(q * opp[q] for q in range(1, 26)))
 
-    def flip(self) -> "Position":
+    def flip(self) -> Position:
         """The same board seen from the other seat (the other player to move)."""
         return Position(native.flip_row(self._row, self._ruleset), self._ruleset)
 
     # --- rules ----------------------------------------------------------------------
-    def legal_moves(self, dice) -> list:
+    def legal_moves(self, dice: DiceLike) -> list[Move]:
         """The legal moves for a roll (RULES.md §1.4, §1.5 and the ruleset's sections).
 
         Parameters
@@ -335,7 +340,7 @@ class Position:
         _last_generated = (self._row, self._ruleset, moves)
         return list(moves)
 
-    def play(self, move, dice=None) -> "Position":
+    def play(self, move: Move | str | None, dice: DiceLike | None = None) -> Position:
         """The position for the next turn: the board after ``move``, seen from the opponent.
 
         Parameters
@@ -398,24 +403,26 @@ class Position:
         return is_frozen(self._ruleset, self._row)
 
     # --- dunder ---------------------------------------------------------------------
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self._row == other._row and self._ruleset == other._ruleset
 
-    def __hash__(self):
-        if self._hash is None:
-            object.__setattr__(self, "_hash", hash((self._row, self._ruleset)))
-        return self._hash
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash((self._row, self._ruleset))
+            object.__setattr__(self, "_hash", h)
+        return h
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Position.from_id({self.id()!r}, {self._ruleset.name!r})"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return _diagram(self)
 
 
 _new_object = object.__new__
-_set_row, _set_ruleset, _set_hash = (Position._row.__set__, Position._ruleset.__set__,
-                                     Position._hash.__set__)
+_slots = Position.__dict__  # the slot descriptors (the annotations above name their types)
+_set_row, _set_ruleset, _set_hash = _slots["_row"].__set__, _slots["_ruleset"].__set__, _slots["_hash"].__set__
 
 
 def position_of(row: bytes, ruleset: Ruleset) -> Position:
@@ -452,9 +459,9 @@ def _unpack_id(raw: bytes, text: str, r: Ruleset) -> bytes:
     for i in range(26):
         row[2 * i], row[2 * i + 1] = raw[i] & 0xF, raw[i] >> 4
     row[PIN:RESERVED] = raw[26:29]
-    row = bytes(row)
-    validate_row(row, r)
-    return row
+    packed = bytes(row)
+    validate_row(packed, r)
+    return packed
 
 
 def positions_to_array(positions: Iterable[Position]) -> np.ndarray:
@@ -477,7 +484,7 @@ def positions_to_array(positions: Iterable[Position]) -> np.ndarray:
     return np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(rows), PACKED_WIDTH).copy()
 
 
-def array_to_positions(array, ruleset) -> list:
+def array_to_positions(array: np.ndarray, ruleset: RulesetLike) -> list[Position]:
     """``uint8[N, PACKED_WIDTH]`` -> list of validated :class:`Position`.
 
     Raises
@@ -493,7 +500,7 @@ def array_to_positions(array, ruleset) -> list:
     return [Position.from_array(row, ruleset) for row in arr]
 
 
-def ids_to_array(ids: Iterable[str], ruleset) -> np.ndarray:
+def ids_to_array(ids: Iterable[str], ruleset: RulesetLike) -> np.ndarray:
     """Position IDs (:meth:`Position.id`) -> ``uint8[N, PACKED_WIDTH]``.
 
     Raises
@@ -506,7 +513,7 @@ def ids_to_array(ids: Iterable[str], ruleset) -> np.ndarray:
     return positions_to_array(Position.from_id(t, ruleset) for t in ids)
 
 
-def array_to_ids(array, ruleset) -> list:
+def array_to_ids(array: np.ndarray, ruleset: RulesetLike) -> list[str]:
     """``uint8[N, PACKED_WIDTH]`` -> list of position IDs."""
     return [p.id() for p in array_to_positions(array, ruleset)]
 

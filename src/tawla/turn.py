@@ -6,23 +6,29 @@ maximum-dice rule (§1.4) keeps, given the steps already made this turn.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 import numpy as np
 
 from . import native
-from .core.dice import check_dice
+from .core.dice import DiceLike, check_dice
 from .core.steps import Step, combined_step, point_name
 from .errors import IllegalMove, quote
+from .position import Position
 from .reference.turn import after_hops
 
 __all__ = ["legal_steps", "played_hops"]
 
 
-def legal_steps(position, dice, played_steps=()) -> list:
+def legal_steps(position: Position, dice: DiceLike,
+                played_steps: Iterable[Step | tuple[int, int, int]] = ()) -> list[Step]:
     """The steps a player may make next so that a maximal legal move stays reachable.
 
     RULES.md §1.3 "step-by-step play": what a board lights up. Besides single steps, a
     checker's one-checker combined moves are listed as one :class:`Step` whose ``die`` is
-    the tuple of dice in the order used (``hit`` True if it hits or pins on the way).
+    the tuple of dice in the order used (``hit`` True if it hits or pins on the way); of
+    the orders of the dice that take a checker to the same point with the same hits, only
+    the first (high die first where it plays) is listed.
     Computed by :func:`tawla.native.turn_steps` (the compiled engine where it is built).
 
     Parameters

@@ -66,7 +66,7 @@ class EngineEvaluator(Evaluator):
     """The engine's own evaluator, :func:`tawla.evaluate`: its equity column."""
 
     name = "tawla.evaluate"
-    description = evaluate.__doc__.strip().splitlines()[0]
+    description = (evaluate.__doc__ or "").strip().splitlines()[0]
 
     def __call__(self, rows, ruleset):
         return np.asarray(evaluate(np.asarray(rows, dtype=np.uint8), ruleset))[:, 0].astype(float)

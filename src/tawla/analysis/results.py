@@ -123,7 +123,10 @@ class Plays(Sequence):
         self._small = bytearray()  # per play: _SMALL
         self._legal = array("I")  # number of legal moves
         self._text, self._move = _Texts(), _Texts()
-        self._rank = self._loss = self._best = None  # ranking columns, made by the first ranked play
+        # the ranking columns, made by the first ranked play
+        self._rank: array[int] | None = None
+        self._loss: array[float] | None = None
+        self._best: _Texts | None = None
         self._boards = bytearray()  # per play: _BOARD_BYTES (zeros where no board was given)
 
     def append(self, d: Decision, row: bytes | None = None, cube: int = 1, owner: int | None = None) -> None:
@@ -152,7 +155,7 @@ class Plays(Sequence):
             self._rank, self._loss, self._best = array("I", [1] * n), array("d", [0.0] * n), _Texts()
             for _ in range(n):
                 self._best.append("")
-        if self._rank is not None:
+        if self._rank is not None and self._loss is not None and self._best is not None:  # made together
             self._rank.append(d.rank)
             self._loss.append(d.equity_loss)
             self._best.append(d.best)
@@ -288,7 +291,7 @@ class GameReport:
     number: int
     score: tuple = (0, 0)
     crawford: bool = False
-    decisions: Plays = None
+    decisions: Plays = None  # type: ignore[assignment]  # None: __post_init__ makes an empty Plays
     cube_actions: int = 0
     cube_value: int = 1
     winner: int | None = None

@@ -3,6 +3,6 @@
 
 from .cube import CubeAction
 from .policies import bot_policy, first_legal_policy
-from .search import Bot
+from .search import Bot, RankedMove
 
-__all__ = ["Bot", "CubeAction", "bot_policy", "first_legal_policy"]
+__all__ = ["Bot", "CubeAction", "RankedMove", "bot_policy", "first_legal_policy"]

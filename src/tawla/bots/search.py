@@ -33,21 +33,41 @@ Cube decisions (backgammon, money play): :meth:`Bot.cube_action`.
 
 from __future__ import annotations
 
+from typing import Callable, Iterable, NamedTuple, Sequence
+
 import numpy as np
 
 from .. import native
-from ..batch import expand
-from ..core.dice import ROLL_WEIGHTS, check_dice
+from ..batch import expand, expand_all_rolls
+from ..core.dice import ROLL_WEIGHTS, DiceLike, check_dice
 from ..core.layout import PACKED_WIDTH
 from ..core.moves import Move
 from ..errors import ConfigError, InvalidAction, InvalidArgument, InvalidPosition, UnsupportedRuleset, quote
 from ..evaluation import evaluate_rows
 from ..position import Position
-from ..rules import get_ruleset
+from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
 from .cube import CubeAction
 
-__all__ = ["Bot"]
+__all__ = ["Bot", "RankedMove"]
+
+
+class RankedMove(NamedTuple):
+    """One legal move as :meth:`Bot.hint` ranks it.
+
+    Attributes
+    ----------
+    move : tawla.Move
+    value : float
+        Cubeless equity for the player who moves: expected points in the ruleset's scoring
+        (-3..3 in backgammon, up to 15 a game in tawla31).
+    ply : int
+        The depth that gave ``value``: 0 (the evaluator on the resulting position), 1 or 2.
+    """
+
+    move: Move
+    value: float
+    ply: int
 
 
 def _flip_rows(rows: np.ndarray, r) -> np.ndarray:
@@ -142,7 +162,7 @@ class Bot:
     """Move filters after 0 and 1 ply: (at most so many children, within so many points of
     the best, in units of :meth:`_scale`)."""
 
-    def __init__(self, ruleset, level="ply1", seed=None):
+    def __init__(self, ruleset: RulesetLike, level: str | int = "ply1", seed: int | None = None) -> None:
         self.ruleset = get_ruleset(ruleset)
         if isinstance(level, (int, np.integer)) and not isinstance(level, bool):
             if not 0 <= int(level) < len(self.LEVELS):
@@ -156,11 +176,11 @@ class Bot:
             raise ConfigError(f"seed must be None or a whole number >= 0, not {quote(seed)}")
         self.rng = np.random.default_rng(seed)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Bot({self.ruleset.name!r}, {self.level!r})"
 
     # --- move choice ------------------------------------------------------------------------
-    def _own(self, position):
+    def _own(self, position: Position) -> Position:
         """``position`` if it is a board of this bot's ruleset."""
         if not isinstance(position, Position):
             raise InvalidPosition(f"a bot plays a tawla.Position, not {type(position).__name__}")
@@ -168,7 +188,7 @@ class Bot:
             raise UnsupportedRuleset(f"a {self.ruleset.name} bot cannot play a {position.ruleset.name} position")
         return position
 
-    def choose(self, position, dice):
+    def choose(self, position: Position, dice: DiceLike) -> Move:
         """The move to play with ``dice``: a :class:`tawla.Move` of ``position.legal_moves(dice)``,
         or the pass (``Move.is_pass``) when the turn passes; ``position.play`` takes either.
 
@@ -194,12 +214,13 @@ class Bot:
         v = self._values(children, exact=False)
         return moves[int(np.argmax(v))]
 
-    def timeout_policy(self):
+    def timeout_policy(self) -> Callable[[Position, tuple[int, int], Sequence[object], Iterable[Move]], Move]:
         """A ``policy(position, dice, played_steps, candidates) -> Move`` for
         :class:`tawla.Match` (``timeout_policy=``): of the candidate moves (the legal moves
         that keep the steps already made), the one this bot values most."""
 
-        def policy(position, dice, played_steps, candidates):
+        def policy(position: Position, dice: tuple[int, int], played_steps: Sequence[object],
+                   candidates: Iterable[Move]) -> Move:
             cands = list(candidates) if isinstance(candidates, (list, tuple)) else None
             if not cands or not all(isinstance(c, Move) for c in cands):
                 raise InvalidArgument("a timeout policy chooses among one or more candidate moves")
@@ -211,7 +232,7 @@ class Bot:
 
         return policy
 
-    def choose_rows(self, positions, dice):
+    def choose_rows(self, positions: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Batch play for self-play and servers: the position after this bot's move in each row.
 
         Parameters
@@ -256,6 +277,45 @@ class Bot:
         nxt[parent[starts]] = children[pick]
         played[parent[starts]] = True
         return nxt, played
+
+    def hint(self, position: Position, dice: DiceLike) -> list[RankedMove]:
+        """Every legal move of ``position`` for ``dice``, best first, each with the value and
+        depth this bot's search gives it (as GNU Backgammon's ``hint`` lists them).
+
+        The search of :meth:`values`: every move is valued at 0 ply, the best at 1 ply and, at
+        level ``ply2``, the best of those at 2 ply. The moves valued deeper come first (the
+        deepest first), each group in the order of its values; the first is the move
+        :meth:`choose` plays. The ``random`` level values every move at 0 ply.
+
+        Returns
+        -------
+        list[RankedMove]
+            Empty when the turn passes or the game is over.
+
+        Raises
+        ------
+        tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset
+            Not a Position, or one of another ruleset than the bot's.
+        tawla.errors.InvalidDice
+        """
+        self._own(position)
+        moves = position.legal_moves(dice)
+        if not moves:
+            return []
+        children = _flip_rows(_rows_of(moves), self.ruleset)
+        value = -evaluate_rows(children, self.ruleset)[:, 0].astype(np.float64)
+        ply = np.zeros(len(moves), np.int64)
+        if self.depth >= 1 and len(moves) > 1:
+            limit, margin = self.PRUNE[0]
+            keep = self._top(value, limit, margin * self._scale())
+            v1, detail = self._reply_min(children[keep])
+            value[keep], ply[keep] = v1, 1
+            if self.depth >= 2:
+                limit, margin = self.PRUNE[1]
+                sel = self._top(v1, limit, margin * self._scale())
+                value[keep[sel]], ply[keep[sel]] = self._ply2(children[keep], v1, detail, sel), 2
+        order = np.lexsort((-value, -ply))
+        return [RankedMove(moves[i], float(value[i]), int(ply[i])) for i in order]
 
     def _scale(self) -> float:
         """Points scale of the pruning margins: 1 for rulesets worth at most 3 points a game,
@@ -394,7 +454,7 @@ class Bot:
         return np.where(has, tot, out)
 
     # --- pre-roll evaluation and the cube ---------------------------------------------------
-    def preroll(self, position) -> np.ndarray:
+    def preroll(self, position: Position) -> np.ndarray:
         """Cubeless evaluation (the columns of :data:`tawla.evaluation.COLUMNS`) of ``position``
         before the side on roll rolls: the average over its 21 rolls of its best move at 0 ply."""
         r = self._own(position).ruleset
@@ -419,7 +479,7 @@ class Bot:
             out += ROLL_WEIGHTS[k] * mine[sel[int(np.argmax(mine[sel, 0]))]]
         return out
 
-    def cube_action(self, position, cube_value: int = 1, cube_owner: int = 0,
+    def cube_action(self, position: Position, cube_value: int = 1, cube_owner: int = 0,
                     efficiency: float = 0.68) -> CubeAction:
         """Money-game cube decision for the side on roll, before it rolls (backgammon only).
 

@@ -1,7 +1,7 @@
 """Self-play: the engine plays itself and writes the games as a Jellyfish ``.mat`` record.
 
-Used to make the bundled samples that ``tawla analyze`` reads when given no file
-(``tawla selfplay --ruleset NAME --games N -o FILE``).
+``tawla selfplay --ruleset NAME --games N -o FILE`` writes such a record. (The bundled samples of
+``tawla analyze`` are matches played through :class:`tawla.Match`: ``tools/make_samples.py``.)
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def selfplay(ruleset, *, games: int | None = None, length: int | None = None, se
         if length and max(score) >= length:
             break
         number += 1
-        game = matfile.Game(number=number, score=tuple(score), players=tuple(players))
+        game = matfile.Game(number=number, score=(score[0], score[1]), players=tuple(players))
         record.games.append(game)
         # opening roll (§1.6)
         while True:
@@ -117,7 +117,7 @@ def selfplay(ruleset, *, games: int | None = None, length: int | None = None, se
         winner = mover if res.winner == 0 else 1 - mover
         pts = res.points
         score[winner] += pts
-        done = bool(length) and score[winner] >= length
+        done = length is not None and 0 < length <= score[winner]
         text = f"Wins {pts} point{'s' if pts != 1 else ''}" + (" and the match" if done else "")
         game.actions.append(matfile.Action(player=winner, kind="win", value=pts, raw=text))
         game.winner, game.points = winner, pts

@@ -1,7 +1,7 @@
 """The ``tawla`` command: one module per command, one error discipline at the edge.
 
-``tawla moves ID DICE``    the legal plays of a position (gnubg Position ID, XGID or tawla ID)
-``tawla board ID``         the board diagram of a position
+``tawla moves ID DICE``    the legal plays of a position, ranked by a bot (gnubg Position ID, XGID or tawla ID)
+``tawla board ID``         the board diagram of a position and its IDs (gnubg, XGID, tawla)
 ``tawla analyze FILE...``  replay and analyse match records (.mat/.txt/.sgf; dirs, globs)
 ``tawla selfplay``         the engine plays itself and writes a .mat record
 ``tawla bench``            the speed table (fast vs reference vs external engines)
@@ -62,7 +62,7 @@ def _report(command: str, error: Exception) -> int:
     return exit_status(error)
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tawla`` command.
 
     Parameters

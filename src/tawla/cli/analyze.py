@@ -23,13 +23,15 @@ DESCRIPTION = (
     "Replay every game of the match records given (Jellyfish .mat/.txt, gnubg .sgf; directories "
     "are searched recursively, globs expanded), check each play against the rules, rank it "
     "with an evaluator and print a table per file and the totals (--json: one JSON object). "
-    "With no file, the bundled self-play samples. Exit status 1 when a file is unreadable, "
+    "With no file, the bundled samples (matches the ply1 bot played against itself). "
+    "Exit status 1 when a file is unreadable, "
     "holds corrupt lines or a game that does not replay."
 )
 
 
 def sample_files() -> list:
-    """The bundled self-play samples that ``tawla analyze`` reads when given no file.
+    """The bundled samples that ``tawla analyze`` reads when given no file: matches that the
+    ``ply1`` bot played against itself (``tools/make_samples.py``).
 
     Returns
     -------
@@ -40,7 +42,7 @@ def sample_files() -> list:
     return sorted(str(p) for p in folder.iterdir() if p.name.endswith(".mat"))
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Register ``analyze`` on the ``tawla`` parser's subparsers."""
     p = subparsers.add_parser("analyze", help=HELP, description=DESCRIPTION)
     p.add_argument("files", nargs="*", help="files, directories or globs; none: the bundled samples")
@@ -83,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         get_ruleset(args.ruleset)
     paths = _paths(args.files)
     if not args.files and not args.json:
-        print("No file given: analysing the bundled self-play samples. Next, try the real archives:\n"
+        print("No file given: analysing the bundled samples (the ply1 bot against itself). "
+              "Next, try the real archives:\n"
               "  tawla analyze ../shared/data/matches\n", file=sys.stderr)
     evaluator = None if args.no_eval else (HeuristicEvaluator() if args.heuristic else default_evaluator())
     tty = sys.stderr.isatty()

@@ -8,13 +8,16 @@ that :func:`tawla.cli.main` reports it in one line with the right exit status; t
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 
-from ..errors import InvalidDice, InvalidId, quote
+from ..errors import ConfigError, InvalidDice, InvalidId, TawlaError, quote
+from ..formats.gnubg import MatchState
 from ..position import Position
-from ..rules import get_ruleset
+from ..rules import RulesetLike, get_ruleset
 
-__all__ = ["parse_dice", "load_position", "count", "positive", "RULESET_HELP", "POSITION_HELP"]
+__all__ = ["parse_dice", "load_position", "count", "positive", "RULESET_HELP", "POSITION_HELP",
+           "add_match_options", "match_state", "id_lines"]
 
 RULESET_HELP = ("backgammon (bg), adi (sheshbesh), mahbusa (mah), tawla31 (31) or tawla31-saharat (t31s); "
                 "default: %(default)s")
@@ -23,7 +26,7 @@ POSITION_HELP = "a gnubg Position ID (14 chars), an XGID (XGID=...) or a tawla I
 _DICE = re.compile(r"([1-6])\s*[-,/]?\s*([1-6])")
 
 
-def parse_dice(text: str) -> tuple:
+def parse_dice(text: str) -> tuple[int, int]:
     """The roll written as two digits 1..6: ``31``, ``3-1``, ``3,1``, ``3/1`` or ``3 1``.
 
     Returns
@@ -43,7 +46,7 @@ def parse_dice(text: str) -> tuple:
     return int(match[1]), int(match[2])
 
 
-def load_position(text: str, ruleset) -> Position:
+def load_position(text: str, ruleset: RulesetLike) -> Position:
     """A position from a gnubg Position ID (14 chars), an XGID, or a tawla ID (40 chars).
 
     Parameters
@@ -65,13 +68,91 @@ def load_position(text: str, ruleset) -> Position:
     """
     r = get_ruleset(ruleset)
     t = text.strip()
-    if t.upper().startswith("XGID=") or t.count(":") >= 9:
+    if _is_xgid(t):
         return Position.from_xgid(t, r)
     if len(t) == 14:
         return Position.from_gnubg_id(t, r)
     if len(t) == 40:
         return Position.from_id(t, r)
     raise InvalidId(f"{quote(text)} is neither a gnubg Position ID (14 chars), an XGID, nor a tawla ID (40 chars)")
+
+
+def _is_xgid(text: str) -> bool:
+    return text.upper().startswith("XGID=") or text.count(":") >= 9
+
+
+_OWNERS = {"centre": None, "center": None, "on-roll": 0, "opponent": 1}
+_SCORE = re.compile(r"(\d{1,5})\s*[-,:/]\s*(\d{1,5})")
+
+
+def add_match_options(p: argparse.ArgumentParser) -> None:
+    """The match context of a backgammon board, for its XGID and gnubg Match ID: ``--cube``,
+    ``--owner``, ``--score``, ``--length``, ``--crawford`` (read by :func:`match_state`)."""
+    g = p.add_argument_group("match context (backgammon boards; an XGID given as the position brings its own)")
+    g.add_argument("--cube", type=positive, default=None, help="cube value, a power of two (default 1)")
+    g.add_argument("--owner", choices=sorted(_OWNERS), default=None,
+                   help="who owns the cube: on-roll, opponent or centre (default)")
+    g.add_argument("--score", default=None, help="match score, the side on roll first, e.g. 2-4 (default 0-0)")
+    g.add_argument("--length", type=count, default=None, help="match length in points; 0, the default: money game")
+    g.add_argument("--crawford", action="store_true", help="this is the Crawford game")
+
+
+def match_state(args: argparse.Namespace, text: str, position: Position,
+                dice: tuple[int, int] | None = None) -> MatchState | None:
+    """The match context of the command line: the XGID's own (when ``text`` is one) or a money
+    game with the cube centred, the side on roll as gnubg's player 0, with the options of
+    :func:`add_match_options` and ``dice`` (the roll) applied on top. None for a board that
+    no XGID describes (no options given).
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        A match option on a board without backgammon's geometry, a score that is not two
+        whole numbers, or options that do not make a match state (a cube that is not a power
+        of two, a score not below the match length, Crawford in a money game).
+    """
+    given = [f"--{k}" for k in ("cube", "owner", "score", "length") if getattr(args, k) is not None]
+    given += ["--crawford"] if args.crawford else []
+    if not position.ruleset.has_bar:
+        if given:
+            raise ConfigError(f"{', '.join(given)}: the match context of an XGID, for backgammon boards "
+                              f"(not {position.ruleset.name})")
+        return None
+    base = MatchState.from_xgid(text.strip()) if _is_xgid(text.strip()) else MatchState(jacoby=False)
+    me = base.player_on_roll
+    owner = base.cube_owner
+    if args.owner is not None:
+        side = _OWNERS[args.owner]
+        owner = None if side is None else (me if side == 0 else 1 - me)
+    score = base.score
+    if args.score is not None:
+        m = _SCORE.fullmatch(args.score.strip())
+        if m is None:
+            raise ConfigError(f"--score takes two whole numbers, the side on roll first (2-4), not {quote(args.score)}")
+        score = (int(m[1]), int(m[2])) if me == 0 else (int(m[2]), int(m[1]))
+    length = base.match_length if args.length is None else args.length
+    crawford = args.crawford or (base.crawford and args.length is None)
+    what = ", ".join(given) or "the match context"
+    if length and max(score) >= length:
+        raise ConfigError(f"{what}: the score {score[me]}-{score[1 - me]} (the side on roll first) is not below "
+                          f"the match length {length}")
+    try:
+        return dataclasses.replace(base, cube_value=base.cube_value if args.cube is None else args.cube,
+                                   cube_owner=owner, score=score, match_length=length, crawford=crawford,
+                                   jacoby=base.jacoby and not length, dice=base.dice if dice is None else dice,
+                                   double_offered=base.double_offered and dice is None)
+    except TawlaError as e:
+        raise ConfigError(f"{what}: {e}") from None
+
+
+def id_lines(position: Position, state: MatchState | None) -> list[str]:
+    """The IDs of a position, one a line: on a backgammon board its gnubg Position ID, the
+    gnubg Match ID and the XGID of ``state``, then (every board) its tawla ID."""
+    lines = []
+    if state is not None:
+        lines += [f"Position ID: {position.gnubg_id()}", f"Match ID   : {state.match_id()}",
+                  position.xgid(state)]
+    return lines + [f"tawla ID   : {position.id()}"]
 
 
 def _whole_number(text: str, least: int) -> int:

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import argparse
+
 from .. import bench as speed_table
 
 __all__ = ["add_parser", "run", "NAME"]
 
 NAME = "bench"
-HELP = "speed table: fast vs reference vs external engines (options: tawla bench -h)"
+HELP = "speed table: the fast engine vs the reference one and external engines (what it measures: tawla bench -h)"
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """List ``bench`` among the ``tawla`` commands; its arguments go to :func:`run` unparsed."""
     subparsers.add_parser(NAME, help=HELP, add_help=False)
 
 
-def run(argv: list) -> int:
+def run(argv: list[str]) -> int:
     """Run :func:`tawla.bench.main` on the arguments after ``bench``; returns the exit status.
 
     Its parser's ``--help`` and usage errors end in ``SystemExit``; they come back as the

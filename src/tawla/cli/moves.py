@@ -1,54 +1,92 @@
-"""``tawla moves ID DICE``: the legal plays of a position for one roll."""
+"""``tawla moves ID DICE``: the legal plays of a position for one roll, ranked by a bot."""
 
 from __future__ import annotations
 
 import argparse
 
+from ..bots import Bot, RankedMove
 from ..position import Position
-from .arguments import POSITION_HELP, RULESET_HELP, load_position, parse_dice
+from .arguments import (POSITION_HELP, RULESET_HELP, add_match_options, id_lines, load_position, match_state,
+                        parse_dice)
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "run", "LEVELS"]
 
-HELP = "list the legal plays of a position for a roll"
+HELP = "list the legal plays of a position for a roll, ranked by a bot"
 DESCRIPTION = (
-    "Print the board, then every legal play of the side on roll for the roll DICE (one per "
-    "distinct resulting position) with the mover's pip count after it and, on a backgammon "
-    "board, the gnubg Position ID of the position the opponent then faces."
+    "Print the board and its IDs (as tawla board does, with the roll DICE in the XGID and the "
+    "Match ID), then every legal play of the side on roll (one per distinct resulting position), "
+    "best first, as GNU Backgammon's hint lists them: the rank, the depth of the evaluation, the "
+    "play, its equity (cubeless: the points the side on roll expects to win, in the ruleset's "
+    "scoring), its difference from the best play's, the mover's pip count after it and, on a "
+    "backgammon board, the gnubg Position ID of the position the opponent then faces."
 )
 
+LEVELS = ("ply0", "ply1", "ply2")
+"""The :class:`tawla.Bot` levels that ``--level`` takes (the search levels)."""
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Register ``moves`` on the ``tawla`` parser's subparsers."""
     p = subparsers.add_parser("moves", help=HELP, description=DESCRIPTION)
     p.add_argument("position", help=POSITION_HELP)
     p.add_argument("dice", help="the roll: two digits 1..6, e.g. 31 or 3-1")
     p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)
+    p.add_argument("--level", choices=LEVELS, default="ply1",
+                   help="the bot that ranks the plays (tawla.Bot levels; default: %(default)s)")
+    p.add_argument("--no-eval", action="store_true", help="list the plays in the engine's order, unranked")
+    add_match_options(p)
     p.set_defaults(run=run)
     return p
 
 
+def _line(pos: Position, i: int, ranked: RankedMove | None, best: float | None, move_text: str,
+          after: Position, ended: bool) -> str:
+    """One play: rank, depth, text, equity and difference (when ranked), pips, the next ID."""
+    line = f"{i:4d}. "
+    if ranked is not None and best is not None:
+        diff = ranked.value - best
+        line += f"ply{ranked.ply}  {move_text:28s} Eq.: {ranked.value:+7.3f} "
+        line += (f"({diff:+7.3f})" if i > 1 else " " * 9) + " "
+    else:
+        line += f"{move_text:28s}"
+    line += f" pips {after.pip_count()[0]:3d}"
+    if pos.ruleset.has_bar:
+        line += f"  {after.flip().gnubg_id()}"
+    return line + ("  (ends the game)" if ended else "")
+
+
 def run(args: argparse.Namespace) -> int:
-    """Print the legal plays; exit status 0.
+    """Print the board, its IDs and the ranked plays; exit status 0.
 
     Raises
     ------
     tawla.errors.UnsupportedRuleset, tawla.errors.InvalidDice, tawla.errors.InvalidId,
     tawla.errors.InvalidPosition
+    tawla.errors.ConfigError
+        Match options that make no match state, or on a board without an XGID.
     """
     dice = parse_dice(args.dice)
     pos = load_position(args.position, args.ruleset)
-    moves = pos.legal_moves(dice)
+    state = match_state(args, args.position, pos, dice=dice)
     print(pos)
     print()
+    print("\n".join(id_lines(pos, state)))
+    print()
+    moves = pos.legal_moves(dice)
     if not moves:
         print(f"{dice[0]}{dice[1]}: no legal play, the turn passes")
         return 0
-    print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{'s' if len(moves) != 1 else ''}")
-    for i, m in enumerate(moves, 1):
-        after = Position(m.after, pos.ruleset)
-        extra = "  (ends the game)" if m.ended else ""
-        line = f"{i:4d}. {str(m):28s} pips {after.pip_count()[0]:3d}"
-        if pos.ruleset.has_bar:
-            line += f"  {after.flip().gnubg_id()}"
-        print(line + extra)
+    plural = "s" if len(moves) != 1 else ""
+    if args.no_eval:
+        print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{plural}")
+        for i, m in enumerate(moves, 1):
+            print(_line(pos, i, None, None, str(m), Position(m.after, pos.ruleset), m.ended))
+        return 0
+    ranked = Bot(pos.ruleset, args.level).hint(pos, dice)
+    print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{plural}, ranked by the {args.level} bot "
+          f"(Eq.: cubeless equity of the side on roll in points; (diff): the play's equity minus the best's)")
+    best = ranked[0].value
+    for i, r in enumerate(ranked, 1):
+        m = r.move
+        print(_line(pos, i, r, best, str(m), Position(m.after, pos.ruleset), m.ended))
     return 0

@@ -20,7 +20,7 @@ DESCRIPTION = (
 )
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Register ``selfplay`` on the ``tawla`` parser's subparsers."""
     p = subparsers.add_parser("selfplay", help=HELP, description=DESCRIPTION)
     p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)

@@ -2,23 +2,48 @@
 
 from __future__ import annotations
 
-from .steps import format_steps
+from typing import Iterable, Protocol
+
+from ..errors import ConfigError
+from .steps import Step, format_steps
 
 __all__ = ["Move", "register_position_type", "position_type"]
 
-_POSITION_TYPE = [None]
 
 
-def register_position_type(cls) -> None:
+class RulesOf(Protocol):
+    """What a :class:`Move` needs of its ruleset (a :class:`tawla.Ruleset`): its id and what
+    landing on a single opponent checker does."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def contact(self) -> str: ...
+
+
+_POSITION_TYPE: list[type | None] = [None]
+
+
+def register_position_type(cls: type) -> None:
     """Called once by :mod:`tawla.position`: the board class that :meth:`Move.result_position`
     and :meth:`tawla.Ruleset.initial_position` build (``cls(row, ruleset)``). It lets the
     value and rules layers return the board type of the layer above without importing it."""
     _POSITION_TYPE[0] = cls
 
 
-def position_type():
-    """The registered board class (:class:`tawla.Position` once the package is imported)."""
-    return _POSITION_TYPE[0]
+def position_type() -> type:
+    """The registered board class (:class:`tawla.Position` once the package is imported).
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        Before :mod:`tawla.position` has registered it (``import tawla`` does).
+    """
+    cls = _POSITION_TYPE[0]
+    if cls is None:
+        raise ConfigError("no board class registered yet: import tawla (tawla.position registers it)")
+    return cls
 
 
 class Move:
@@ -43,8 +68,15 @@ class Move:
     """
 
     __slots__ = ("steps", "dice", "ended", "source", "after", "ruleset")
+    steps: tuple[Step, ...]
+    dice: tuple[int, int]
+    ended: bool
+    source: bytes
+    after: bytes
+    ruleset: RulesOf
 
-    def __init__(self, steps, dice, ended, source, after, ruleset):
+    def __init__(self, steps: Iterable[Step], dice: Iterable[int], ended: bool, source: bytes, after: bytes,
+                 ruleset: RulesOf) -> None:
         set_ = object.__setattr__
         set_(self, "steps", tuple(steps))
         set_(self, "dice", tuple(dice))
@@ -53,33 +85,33 @@ class Move:
         set_(self, "after", after)
         set_(self, "ruleset", ruleset)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Move is immutable")
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Move is immutable")
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, Move) and self.after == other.after and self.source == other.source
                 and self.ruleset == other.ruleset)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.source, self.after))
 
-    def __str__(self):
+    def __str__(self) -> str:
         return format_steps(self.steps)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Move {self} ({self.dice[0]}-{self.dice[1]})>"
 
     @classmethod
-    def passing(cls, row: bytes, dice, ruleset) -> "Move":
+    def passing(cls, row: bytes, dice: tuple[int, int], ruleset: RulesOf) -> Move:
         """The empty move of a turn that passes (legal only when no other move is)."""
         return cls((), dice, False, row, row, ruleset)
 
-    def result_position(self):
-        """The board after the move, still seen from the mover's seat (not flipped)."""
-        return _POSITION_TYPE[0](self.after, self.ruleset)
+    def result_position(self):  # a tawla.Position: the class lives in a layer above this one
+        """The :class:`tawla.Position` after the move, still seen from the mover's seat (not flipped)."""
+        return position_type()(self.after, self.ruleset)
 
     @property
     def is_pass(self) -> bool:

@@ -24,11 +24,12 @@ scoring, neither of tawla31's §5.5 and §5.6) is evaluated in one compiled pass
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import native
 from ..core.geometry import OPPOSITE
 from ..errors import ConfigError
-from ..rules import get_ruleset
+from ..rules import RulesetLike, get_ruleset
 from .bearoff import eval_tables
 from .board import check_rows, race_mask, sides, terminal
 from .linear import LinearContact
@@ -73,7 +74,7 @@ def set_contact_model(ruleset, model) -> None:
     CONTACT_MODELS[r.name] = model
 
 
-def evaluate(positions, ruleset) -> np.ndarray:
+def evaluate(positions: npt.ArrayLike, ruleset: RulesetLike) -> np.ndarray:
     """Evaluate a batch of positions for the side to move.
 
     Parameters

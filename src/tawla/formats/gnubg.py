@@ -30,6 +30,7 @@ from __future__ import annotations
 import operator
 import re
 from dataclasses import dataclass
+from typing import Sequence, TypedDict
 
 import numpy as np
 
@@ -80,7 +81,7 @@ def _pair(value, name: str, lo: int, hi: int | None, what: str) -> tuple[int, in
         raise InvalidId(f"{what}: {name} {quote(value)} is not a pair") from None
     if len(items) != 2:
         raise InvalidId(f"{what}: {name} {quote(value)} is not a pair")
-    return tuple(_num(x, name, lo, hi, what) for x in items)
+    return _num(items[0], name, lo, hi, what), _num(items[1], name, lo, hi, what)
 
 
 def _b64_str(n: int, nchars: int) -> str:
@@ -115,7 +116,7 @@ def _no_shared_point(on_roll, opponent, err) -> None:
 
 
 # ----------------------------------------------------------------- position ID
-def encode_position_id(on_roll, opponent, *, checkers: int = _CHECKERS) -> str:
+def encode_position_id(on_roll: Sequence[int], opponent: Sequence[int], *, checkers: int = _CHECKERS) -> str:
     """Encode a board as a 14-character gnubg Position ID.
 
     Parameters
@@ -149,7 +150,7 @@ def encode_position_id(on_roll, opponent, *, checkers: int = _CHECKERS) -> str:
     return _b64_str(n, 14)
 
 
-def decode_position_id(text: str, *, checkers: int = _CHECKERS):
+def decode_position_id(text: str, *, checkers: int = _CHECKERS) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Decode a gnubg Position ID.
 
     Parameters
@@ -305,16 +306,16 @@ class MatchState:
         return cls._of_xgid_fields(decode_xgid(text)[2], text)
 
     @classmethod
-    def _of_xgid_fields(cls, info: dict, text: str) -> "MatchState":
+    def _of_xgid_fields(cls, info: XgidFields, text: str) -> MatchState:
         """:meth:`from_xgid` of the match fields ``info`` that :func:`decode_xgid` read from ``text``."""
         on_roll = 0 if info["turn"] == 1 else 1
         owner = {0: None, 1: 0, -1: 1}[info["cube_position"]]
-        dice = tuple(sorted(info["dice"], reverse=True))
+        low, high = sorted(info["dice"])
         try:
             return cls(cube_value=info["cube_value"], cube_owner=owner, player_on_roll=on_roll,
                        crawford=info["crawford"], game_state=1, turn=on_roll,
-                       double_offered=info["cube_action"] is not None, dice=dice,
-                       match_length=info["match_length"], score=tuple(info["score"]), jacoby=info["jacoby"])
+                       double_offered=info["cube_action"] is not None, dice=(high, low),
+                       match_length=info["match_length"], score=info["score"], jacoby=info["jacoby"])
         except TawlaError as e:
             raise InvalidId(f"XGID {quote(text)}: {e}") from None
 
@@ -368,6 +369,22 @@ class MatchState:
 
 
 # ------------------------------------------------------------------------ XGID
+class XgidFields(TypedDict):
+    """The match fields of an XGID as :func:`decode_xgid` returns them (``info``)."""
+
+    turn: int
+    cube_value: int
+    cube_position: int
+    dice: tuple[int, int]
+    cube_action: str | None
+    score: tuple[int, int]
+    crawford: bool
+    jacoby: bool
+    beaver: bool
+    match_length: int
+    max_cube: int
+
+
 def _xg_int(field: str, name: str, lo: int, hi: int | None = None) -> int:
     if not _INT.match(field):
         raise InvalidId(f"XGID: {name} {quote(field)} is not an integer")
@@ -376,7 +393,7 @@ def _xg_int(field: str, name: str, lo: int, hi: int | None = None) -> int:
     return _num(int(field), name, lo, hi, "XGID")
 
 
-def decode_xgid(text: str):
+def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...], XgidFields]:
     """Decode an eXtreme Gammon XGID (with or without the ``XGID=`` prefix).
 
     Returns
@@ -432,7 +449,8 @@ def decode_xgid(text: str):
     turn = _xg_int(parts[3], "turn", -1, 1)
     if turn == 0:
         raise InvalidId("XGID turn: must be 1 or -1")
-    dfield, dice, action = parts[4], (0, 0), None
+    dfield, action = parts[4], None
+    dice: tuple[int, int] = (0, 0)
     if dfield in ("D", "B", "R"):
         action = dfield
     elif re.fullmatch(r"[0-6]{2}", dfield) and (dfield == "00" or "0" not in dfield):
@@ -441,25 +459,26 @@ def decode_xgid(text: str):
         raise InvalidId(f"XGID dice: {quote(dfield)} is not 00, two dice 1..6, D, B or R")
     ml = _xg_int(parts[8], "match length", 0)
     flags = _xg_int(parts[7], "crawford/jacoby", 0, 1 if ml else 3)
-    info = dict(
+    score = (_xg_int(parts[5], "bottom score", 0), _xg_int(parts[6], "top score", 0))
+    info = XgidFields(
         turn=turn,
         cube_value=1 << _xg_int(parts[1], "cube value", 0, 15),
         cube_position=_xg_int(parts[2], "cube position", -1, 1),
         dice=dice, cube_action=action,
-        score=(_xg_int(parts[5], "bottom score", 0), _xg_int(parts[6], "top score", 0)),
+        score=score,
         crawford=bool(ml and flags), jacoby=bool(not ml and flags & 1),
         beaver=bool(not ml and flags & 2), match_length=ml,
         max_cube=1 << _xg_int(parts[9], "max cube", 0, 15),
     )
-    if ml and max(info["score"]) >= ml:
-        raise InvalidId(f"XGID score {info['score']} is not below the match length {ml}")
+    if ml and max(score) >= ml:
+        raise InvalidId(f"XGID score {score} is not below the match length {ml}")
     on_roll, opponent = (bottom, top) if turn == 1 else (top, bottom)
     return tuple(on_roll), tuple(opponent), info
 
 
-def encode_xgid(on_roll, opponent, *, turn: int = 1, cube_value: int = 1,
-                cube_position: int = 0, dice=(0, 0), cube_action: str | None = None,
-                score=(0, 0), crawford: bool = False, jacoby: bool = False,
+def encode_xgid(on_roll: Sequence[int], opponent: Sequence[int], *, turn: int = 1, cube_value: int = 1,
+                cube_position: int = 0, dice: Sequence[int] = (0, 0), cube_action: str | None = None,
+                score: Sequence[int] = (0, 0), crawford: bool = False, jacoby: bool = False,
                 beaver: bool = False, match_length: int = 0, max_cube: int = 1024) -> str:
     """Encode a board and its context as an XGID (with the ``XGID=`` prefix).
 

@@ -390,7 +390,7 @@ _RIGHT_COLUMN = 33  # gnubg layout: "NNN) " + left action padded to column 33
 
 def _action_text(act: Action) -> str:
     """Text of an action as it is written in a record."""
-    if act.kind == ROLL:
+    if act.kind == ROLL and act.dice is not None:
         d1, d2 = act.dice
         return f"{d1}{d2}: {act.play}".rstrip()
     if act.kind == DOUBLE:

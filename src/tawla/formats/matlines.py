@@ -186,7 +186,8 @@ def parse_score(line: str, lineno: int | None = None):
     m = _SCORE_RE.match(line)
     if not m:
         return None
-    names, ratings = [], []
+    names: list[str] = []
+    ratings: list[int | None] = []
     for name in (m["a"], m["b"]):
         r = _RATING_RE.match(name)
         if r:

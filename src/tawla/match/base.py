@@ -1,9 +1,9 @@
 """The state every part of a :class:`~tawla.match.Match` shares, its transactions and queries.
 
 A match's state lives in plain attributes of the object. Containers are never changed in
-place: an action replaces a list, tuple or dict by a new one (the event log excepted, which
-only grows), so that :func:`action` can take a snapshot of the whole state by copying the
-attribute dict, and put it back if the action fails.
+place: an action replaces a list, tuple or dict by a new one (the event log and the list of
+finished games excepted, which only grow), so that :func:`action` can take a snapshot of the
+whole state by copying the attribute dict, and put it back if the action fails.
 """
 
 from __future__ import annotations
@@ -11,13 +11,15 @@ from __future__ import annotations
 import copy
 import functools
 import math
+from typing import Any
 
 import numpy as np
 
 from ..errors import ConfigError, InvalidAction, NotYourTurn, quote
-from ..native import resolve_engine, throw_dice
+from ..native import resolve_engine, rng_restore, throw_dice, throw_dice_saving
 
-__all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "finite", "MatchBase"]
+__all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "finite", "json_form", "log_form",
+           "MatchBase"]
 
 PHASES = ("roll", "move", "double", "resign", "over")
 """The phases of a match (see :mod:`tawla.match`)."""
@@ -36,8 +38,9 @@ def action(fn):
     """Apply an action whole or not at all: on any exception the state is put back.
 
     The snapshot is a copy of the attribute dict (containers are replaced, never changed
-    in place), the length of the event log, and the random generator's state, saved by
-    :meth:`MatchBase._throw_dice` before the first die of the action.
+    in place), the lengths of the event log and of the finished games, and the random
+    generator's state, saved by :meth:`MatchBase._throw_dice` with the first dice of the
+    action.
     """
 
     @functools.wraps(fn)
@@ -47,23 +50,46 @@ def action(fn):
         self._rng_saved = None
         self._in_action = True
         saved = self.__dict__.copy()
-        n_events = len(self._events)
+        n_events, n_games = len(self._events), len(self._games)
         try:
             return fn(self, *args, **kwargs)
         except BaseException:
             rng_state = self._rng_saved
-            events = saved["_events"]
-            del events[n_events:]
+            del saved["_events"][n_events:]
+            del saved["_games"][n_games:]
             self.__dict__.clear()
             self.__dict__.update(saved)
             if rng_state is not None:
-                self._rng.bit_generator.state = rng_state
+                rng_restore(self._rng, rng_state)
             raise
         finally:
             self._in_action = False
             self._rng_saved = None
 
     return wrapper
+
+
+def json_form(value):
+    """``value`` with its tuples turned into lists, recursively (new containers): the JSON
+    shape of a logged event. The log keeps an event's sequences (dice, steps, score) as
+    tuples of ints, which the cycle collector stops following, so that a long log costs the
+    collector nothing."""
+    t = type(value)
+    if t is tuple or t is list:
+        return [json_form(v) for v in value]
+    if t is dict:
+        return {k: json_form(v) for k, v in value.items()}
+    return value
+
+
+def log_form(value):
+    """The reverse of :func:`json_form`: lists turned into tuples, recursively (dicts kept)."""
+    t = type(value)
+    if t is list or t is tuple:
+        return tuple(log_form(v) for v in value)
+    if t is dict:
+        return {k: log_form(v) for k, v in value.items()}
+    return value
 
 
 def finite(x) -> bool:
@@ -164,7 +190,8 @@ class MatchBase:
         """Two dice from the match's generator (:func:`tawla.native.throw_dice`; its state
         saved once per action first)."""
         if self._rng_saved is None:
-            self._rng_saved = self._rng.bit_generator.state
+            dice, self._rng_saved = throw_dice_saving(self._rng)
+            return dice
         return throw_dice(self._rng)
 
     def _emit(self, t, type_, **fields):
@@ -196,7 +223,7 @@ class MatchBase:
         return self._turn
 
     @property
-    def to_act(self):
+    def to_act(self) -> int | None:
         """The player expected to act now: :attr:`turn`, the player who must answer a double
         or a resignation offer, or None when the match is over."""
         if self._phase == "over":
@@ -208,7 +235,7 @@ class MatchBase:
         return self._turn
 
     @property
-    def score(self) -> tuple:
+    def score(self) -> tuple[int, int]:
         """Points of (player 0, player 1)."""
         return tuple(self._score)
 
@@ -218,7 +245,7 @@ class MatchBase:
         return self._cube
 
     @property
-    def cube_owner(self):
+    def cube_owner(self) -> int | None:
         """None while the cube is centred, else the player who owns it."""
         return self._owner
 
@@ -238,13 +265,13 @@ class MatchBase:
         return self._crawford_done and not self._crawford_game
 
     @property
-    def winner(self):
+    def winner(self) -> int | None:
         """None until the match is over; then 0 or 1 (a money session: the player ahead, or
         None when the session ends level)."""
         return self._winner
 
     @property
-    def end_reason(self):
+    def end_reason(self) -> str | None:
         """None until the match is over; then ``"score"``, ``"forfeit"`` (a player left or did
         not come back in time) or ``"session_end"`` (a player left a money session)."""
         return self._end
@@ -262,15 +289,15 @@ class MatchBase:
         return self._game_no
 
     @property
-    def games(self) -> list:
+    def games(self) -> list[dict[str, Any]]:
         """The finished games: dicts with ``game``, ``score`` (before), ``winner`` (None for a
         draw), ``kind``, ``points``, ``reason`` and ``cube``."""
         return copy.deepcopy(self._games)
 
     @property
-    def events(self) -> list:
-        """A copy of the event log (see :mod:`tawla.match`)."""
-        return copy.deepcopy(self._events)
+    def events(self) -> list[dict[str, Any]]:
+        """A copy of the event log (see :mod:`tawla.match`), in its JSON shape (lists)."""
+        return [json_form(ev) for ev in self._events]
 
     @property
     def away(self) -> tuple:
@@ -283,7 +310,7 @@ class MatchBase:
         return copy.deepcopy(self._offer)
 
     @property
-    def turns_played(self) -> tuple:
+    def turns_played(self) -> tuple[int, int]:
         """Turns completed in this game by each player (passes included; Holland, D15)."""
         return tuple(self._turns)
 

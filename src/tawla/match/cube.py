@@ -19,7 +19,7 @@ __all__ = ["CubeMixin"]
 class CubeMixin(GamesMixin):
     """Doubles (Crawford, Jacoby, Holland) and resignation offers."""
 
-    def can_double(self, player) -> bool:
+    def can_double(self, player: int) -> bool:
         """Whether ``player`` may double now."""
         try:
             player = check_player(player)
@@ -81,7 +81,7 @@ class CubeMixin(GamesMixin):
 
     # ------------------------------------------------------------------ the cube
     @action
-    def double(self, player):
+    def double(self, player: int) -> None:
         """Offer a double (phase ``roll``, before rolling).
 
         Refused in the Crawford game, when the opponent owns the cube, where the ruleset or
@@ -103,7 +103,7 @@ class CubeMixin(GamesMixin):
         self._emit(t, "double", player=player, value=2 * self._cube)
 
     @action
-    def take(self, player):
+    def take(self, player: int) -> None:
         """Take the pending double: the cube doubles and ``player`` owns it.
 
         Raises
@@ -123,7 +123,7 @@ class CubeMixin(GamesMixin):
         self._set_timers("roll", t)
 
     @action
-    def drop(self, player):
+    def drop(self, player: int) -> None:
         """Drop the pending double: the doubler wins the cube value before the double (§2.3).
 
         Raises
@@ -140,7 +140,7 @@ class CubeMixin(GamesMixin):
 
     # ------------------------------------------------------------------ resignations
     @action
-    def resign(self, player, kind="single"):
+    def resign(self, player: int, kind: str = "single") -> None:
         """Offer to resign the game (either player, phases ``roll`` and ``move``).
 
         Parameters
@@ -171,7 +171,7 @@ class CubeMixin(GamesMixin):
         self._emit(t, "resign", player=player, kind=kind, points=points)
 
     @action
-    def accept_resignation(self, player):
+    def accept_resignation(self, player: int) -> None:
         """Accept the pending resignation: the game ends for the points offered.
 
         Raises
@@ -188,7 +188,7 @@ class CubeMixin(GamesMixin):
         self._end_game(1 - o["player"], o["kind"], o["points"], "resign", t)
 
     @action
-    def reject_resignation(self, player):
+    def reject_resignation(self, player: int) -> None:
         """Reject the pending resignation: play goes on where it was.
 
         Raises

@@ -13,7 +13,7 @@ the winner the pot less the house fee.
 from __future__ import annotations
 
 from ..errors import InvalidAction, quote
-from ..native import flip_row, format_steps, game_result
+from ..native import format_steps, game_result, next_turn_row
 from ..position import position_of
 from ..reference.scoring import opening_roll
 from ..rules.match_play import crawford_game, jacoby_points
@@ -38,7 +38,7 @@ class GamesMixin(TimersMixin):
         self._crawford_game = (self.cube_in_play and self.house.crawford
                                and crawford_game(L, sc, self._crawford_done))
         self._start = self.ruleset.initial_position()
-        self._emit(t, "game_start", game=self._game_no, score=list(sc), crawford=self._crawford_game)
+        self._emit(t, "game_start", game=self._game_no, score=tuple(sc), crawford=self._crawford_game)
         if self.ruleset.previous_winner_starts and self._last_winner is not None:
             self._turn = self._last_winner
             self._phase = "roll"
@@ -47,7 +47,7 @@ class GamesMixin(TimersMixin):
         while True:
             d0, d1 = self._throw_dice()
             o = opening_roll(self.ruleset, d0, d1)
-            self._emit(t, "opening", dice=[d0, d1], starter=o.starter)
+            self._emit(t, "opening", dice=(d0, d1), starter=o.starter)
             if o.starter is not None:
                 break
         self._turn = o.starter
@@ -65,7 +65,7 @@ class GamesMixin(TimersMixin):
         r = self.ruleset
         if text is None:
             text = format_steps(single_steps)
-        self._events.append({"type": "turn", "t": t, "player": p, "dice": list(self._dice), "move": text,
+        self._events.append({"type": "turn", "t": t, "player": p, "dice": self._dice, "move": text,
                              "how": how})
         turns = list(self._turns)
         turns[p] += 1
@@ -73,8 +73,8 @@ class GamesMixin(TimersMixin):
         cube = self._cube
         if cube & (cube - 1):
             raise InvalidAction(f"the cube value is a power of two >= 1, not {quote(cube)}")
-        row = flip_row(after_row, r)
-        res = game_result(row, r, cube)
+        row, over = next_turn_row(after_row, r)
+        res = game_result(row, r, cube) if over else None
         self._dice, self._played = None, ()
         self._clear_turn()
         self._start = position_of(row, r)
@@ -99,8 +99,8 @@ class GamesMixin(TimersMixin):
     def _end_game(self, winner, kind, points, reason, t):
         self._emit(t, "game_end", game=self._game_no, winner=winner, kind=kind, points=points,
                    reason=reason, cube=self._cube)
-        self._games = [*self._games, {"game": self._game_no, "score": list(self._score), "winner": winner,
-                                      "kind": kind, "points": points, "reason": reason, "cube": self._cube}]
+        self._games.append({"game": self._game_no, "score": list(self._score), "winner": winner,
+                            "kind": kind, "points": points, "reason": reason, "cube": self._cube})
         if winner is not None:
             score = list(self._score)
             score[winner] += points
@@ -127,5 +127,5 @@ class GamesMixin(TimersMixin):
             pot = 2 * self.house.stake
             fee = pot * self.house.fee_percent // 100
             self._payout = {"winner": winner, "pot": pot, "fee": fee, "prize": pot - fee}
-        self._emit(t, "match_end", winner=winner, reason=reason, score=list(self._score),
+        self._emit(t, "match_end", winner=winner, reason=reason, score=tuple(self._score),
                    payout=dict(self._payout) if self._payout is not None else None)

@@ -35,7 +35,7 @@ from ..errors import ConfigError, FormatError, TawlaError, quote
 from ..position import Position
 from ..rules import get_ruleset
 from ..turn import played_hops
-from .base import INPUT_EVENTS, PHASES
+from .base import INPUT_EVENTS, PHASES, json_form, log_form
 from .house import HouseRules
 from .turns import TurnsMixin
 
@@ -295,8 +295,10 @@ class RecordMixin(TurnsMixin):
     def to_dict(self) -> dict:
         """The JSON document as a dict: ``format``, ``version``, ``config``, ``state``, ``events``
         (a deep copy: changing it does not change the match)."""
-        return copy.deepcopy({"format": FORMAT, "version": VERSION, "config": self._config(),
-                              "state": self._state(), "events": self._events})
+        doc = copy.deepcopy({"format": FORMAT, "version": VERSION, "config": self._config(),
+                             "state": self._state()})
+        doc["events"] = [json_form(ev) for ev in self._events]
+        return doc
 
     def _events_json(self) -> str:
         """The JSON text of the event log, encoding only the events new since the last call."""
@@ -416,10 +418,12 @@ class RecordMixin(TurnsMixin):
             m._winner = st["winner"]
             m._end = st["end"]
             m._payout = st["payout"]
-            m._games = st["games"]
-            m._events = data["events"]
-            if m._turn not in (0, 1) or m._cube < 1 or not isinstance(m._events, list):
+            m._games = list(st["games"])
+            events = data["events"]
+            if m._turn not in (0, 1) or m._cube < 1 or not isinstance(events, list) \
+                    or not all(isinstance(ev, dict) for ev in events):
                 raise FormatError("bad turn, cube or event log")
+            m._events = [log_form(ev) for ev in events]
             if m._phase == "move":
                 if m._dice is None:
                     raise FormatError("a move phase without dice")
@@ -495,9 +499,11 @@ class RecordMixin(TurnsMixin):
                     getattr(m, typ)(p)
             except (TawlaError, KeyError, TypeError) as e:
                 raise FormatError(f"event {i} ({typ}) does not replay: {e}") from None
-        if m._events != events:
-            n = next((i for i, (a, b) in enumerate(zip(m._events, events)) if a != b),
-                     min(len(m._events), len(events)))
+        replayed = [json_form(ev) for ev in m._events]
+        events = [json_form(ev) for ev in events]
+        if replayed != events:
+            n = next((i for i, (a, b) in enumerate(zip(replayed, events)) if a != b),
+                     min(len(replayed), len(events)))
             raise FormatError(f"the replayed log differs from the recorded one at event {n}")
         m._clock = clock
         return m

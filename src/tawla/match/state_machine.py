@@ -9,10 +9,13 @@ replay (:mod:`~tawla.match.record`) and the ``.mat`` export (:mod:`~tawla.match.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
+
+import numpy as np
 
 from ..errors import ConfigError, InvalidAction, quote
-from .house import get_house
+from ..rules import RulesetLike
+from .house import HouseRules, get_house
 from .mat_export import MatExportMixin
 from .record import RecordMixin, _rng_state_to_json, make_rng
 from .table import TableMixin
@@ -64,8 +67,9 @@ class Match(RecordMixin, TableMixin, MatExportMixin):
         No ``rng``.
     """
 
-    def __init__(self, ruleset, house="international", length=None, players=("Player 1", "Player 2"),
-                 *, rng=None, clock: Callable | None = None, timeout_policy: Callable | None = None):
+    def __init__(self, ruleset: RulesetLike, house: str | HouseRules = "international", length: int | None = None,
+                 players: Sequence[str] = ("Player 1", "Player 2"), *, rng: int | np.random.Generator | None = None,
+                 clock: Callable[[], float] | None = None, timeout_policy: Callable | None = None) -> None:
         h = get_house(house)
         r = h.ruleset(ruleset)
         length = h.check_length(r.name, length)

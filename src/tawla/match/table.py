@@ -51,8 +51,8 @@ class TableMixin(CubeMixin):
             w = 1 - player
             self._emit(t, "game_end", game=self._game_no, winner=w, kind=kind, points=pts,
                        reason="forfeit", cube=self._cube)
-            self._games = [*self._games, {"game": self._game_no, "score": list(self._score), "winner": w,
-                                          "kind": kind, "points": pts, "reason": "forfeit", "cube": self._cube}]
+            self._games.append({"game": self._game_no, "score": list(self._score), "winner": w,
+                                "kind": kind, "points": pts, "reason": "forfeit", "cube": self._cube})
             score = list(self._score)
             score[w] += pts
             self._score = score

@@ -98,12 +98,12 @@ class TurnsMixin(GamesMixin):
 
     # ------------------------------------------------------------------ queries
     @property
-    def dice(self):
+    def dice(self) -> tuple[int, int] | None:
         """The roll of the turn in progress, as thrown (None before the roll)."""
         return self._dice
 
     @property
-    def dice_left(self) -> tuple:
+    def dice_left(self) -> tuple[int, ...]:
         """The dice not used yet this turn, high first (a double gives four); () outside a move."""
         if self._dice is None:
             return ()
@@ -113,7 +113,7 @@ class TurnsMixin(GamesMixin):
         return tuple(rest)
 
     @property
-    def played_steps(self) -> tuple:
+    def played_steps(self) -> tuple[Step, ...]:
         """The steps made so far this turn (as accepted by :meth:`step`)."""
         return tuple(self._played)
 
@@ -129,7 +129,7 @@ class TurnsMixin(GamesMixin):
         """The board at the start of the current turn, seen from :attr:`turn`."""
         return self._start
 
-    def legal_steps(self) -> list:
+    def legal_steps(self) -> list[Step]:
         """The steps :attr:`turn` may make next (:func:`tawla.legal_steps`); [] outside a move.
 
         Returns
@@ -142,7 +142,7 @@ class TurnsMixin(GamesMixin):
             return []
         return list(self._lit()[0])
 
-    def legal_moves(self) -> list:
+    def legal_moves(self) -> list[Move]:
         """The legal moves that extend the steps made this turn; [] outside a move.
 
         Returns
@@ -169,7 +169,7 @@ class TurnsMixin(GamesMixin):
 
     # ------------------------------------------------------------------ actions
     @action
-    def roll(self, player):
+    def roll(self, player: int) -> None:
         """Roll the dice for the turn (phase ``roll``).
 
         A pass or a forced move is then played by itself (see :attr:`phase`).
@@ -186,9 +186,9 @@ class TurnsMixin(GamesMixin):
     def _do_roll(self, player, t, via):
         dice = self._throw_dice()
         if via == "roll":
-            self._events.append({"type": "roll", "t": t, "player": player, "dice": list(dice)})
+            self._events.append({"type": "roll", "t": t, "player": player, "dice": dice})
         else:
-            via["dice"] = list(dice)
+            via["dice"] = dice
         self._begin_move(dice, t)
 
     def _begin_move(self, dice, t):
@@ -247,7 +247,7 @@ class TurnsMixin(GamesMixin):
         self._hops = hops
         self._lits = self._lits[:k + 1] + (lit,)
         self._events.append({"type": "step", "t": t, "player": player, "from": a, "to": b,
-                             "dice": [die] if type(die) is int else list(die), "hit": hit})
+                             "dice": (die,) if type(die) is int else tuple(die), "hit": hit})
         if lit[1]:  # the step ended the game
             self._finish_turn(*self._board_and_steps(), "steps", t)
         elif t is not None:
@@ -277,6 +277,8 @@ class TurnsMixin(GamesMixin):
             # Step.die is an int for a single step, the tuple of dice for a combined one
             die = want[0] if len(want) == 1 else want
             cands = [s for s in legal if s[0] == from_point and s[1] == to_point and s[2] == die]
+            if not cands and len(want) > 1:
+                cands = self._other_order(from_point, to_point, want, legal)
         if not cands:
             text = f"{from_point}/{to_point}" + (f" with {want}" if want else "")
             raise IllegalMove(f"{text} is not a legal step now; legal: "
@@ -292,6 +294,25 @@ class TurnsMixin(GamesMixin):
             chosen = Step(int(a), int(b), die, bool(hit))
         hops = self._hops + (((chosen[0], chosen[1], die),) if type(die) is int else step_hops(chosen))
         return chosen, hops, self._lit_after(hops)
+
+    def _other_order(self, from_point, to_point, want, legal) -> list:
+        """The combined step with the dice ``want`` when :meth:`legal_steps` lists it in
+        another order of its dice (the same board after it, the same dice left): that step
+        with the order asked for, as ``[Step]``; [] when ``want``'s order is not a legal path
+        or reaches another board."""
+        others = [s for s in legal if s[0] == from_point and s[1] == to_point and type(s[2]) is tuple
+                  and sorted(s[2]) == sorted(want)]
+        if not others:
+            return []
+        hops = self._hops + step_hops(Step(from_point, to_point, want, False))
+        try:
+            self._lit_after(hops)  # the order asked for is a legal path
+        except IllegalMove:
+            return []
+        r, row = self.ruleset, self._start.row
+        after = after_hops(r, row, hops)[0]
+        same = [s for s in others if after_hops(r, row, self._hops + step_hops(s))[0] == after]
+        return [Step(from_point, to_point, want, same[0].hit)] if same else []
 
     def _check_unambiguous(self, from_point, to_point, cands):
         """Several lit steps go from ``from_point`` to ``to_point``: they must all lead to the
@@ -320,7 +341,7 @@ class TurnsMixin(GamesMixin):
                                 legal=list(outcomes.values()))
 
     @action
-    def undo(self, player):
+    def undo(self, player: int) -> None:
         """Take back the last step of this turn (phase ``move``).
 
         Raises
@@ -362,7 +383,7 @@ class TurnsMixin(GamesMixin):
         self._finish_turn(*self._board_and_steps(), "steps", t)
 
     @action
-    def play(self, player, move):
+    def play(self, player: int, move: Move | str) -> None:
         """Play a whole move and end the turn (phase ``move``, before any step).
 
         Parameters
@@ -394,7 +415,7 @@ class TurnsMixin(GamesMixin):
         t = self._now() if self._clock is not None else None
         text = native.format_steps(m.steps)  # str(m)
         self._events.append({"type": "play", "t": t, "player": player, "move": text,
-                             "steps": [[s[0], s[1], s[2]] for s in m.steps]})
+                             "steps": native.step_tuples(m.steps)})
         self._finish_turn(m.after, m.steps, "play", t, text)
 
     def _replay_play(self, player, steps):

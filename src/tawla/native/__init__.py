@@ -37,13 +37,14 @@ if os.environ.get("TAWLA_NO_NATIVE", "") in ("", "0"):
     try:
         from . import _bearoff, _evaluate_c, _codec, _fast
     except ImportError:  # built without a compiler
-        _fast = _codec = _bearoff = _evaluate_c = None
+        _fast = _codec = _bearoff = _evaluate_c = None  # type: ignore[assignment]  # callers test for None
 else:
-    _fast = _codec = _bearoff = _evaluate_c = None
+    _fast = _codec = _bearoff = _evaluate_c = None  # type: ignore[assignment]  # callers test for None
 
 _fast_turn = _fast is not None and hasattr(_fast, "turn_steps") and hasattr(_fast, "turn_finals")
-_fast_match = _fast is not None and all(hasattr(_fast, f) for f in ("legal_moves", "count_moves", "throw_dice",
-                                                                    "format_steps", "turn_lit", "play_hops"))
+_fast_match = _fast is not None and all(hasattr(_fast, f) for f in (
+    "legal_moves", "count_moves", "throw_dice", "throw_dice_saving", "rng_restore", "next_turn_row", "step_tuples",
+    "format_steps", "turn_lit", "play_hops"))
 _fast_step = _fast_match and _fast_turn and hasattr(_fast, "turn_step")
 
 fast_bearoff = _bearoff
@@ -53,9 +54,10 @@ fast_eval = _evaluate_c
 """The compiled evaluators, or None (the evaluation layer then uses its numpy twins)."""
 
 __all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
-           "legal_sequences", "legal_moves", "count_moves", "validate_rows", "is_over", "game_result", "expand",
-           "expand_all_rolls", "playout", "turn_engine", "turn_steps", "turn_lit", "turn_step", "turn_finals",
-           "play_hops", "throw_dice", "format_steps", "fast_bearoff", "fast_eval"]
+           "legal_sequences", "legal_moves", "count_moves", "validate_rows", "is_over", "next_turn_row",
+           "game_result", "expand", "expand_all_rolls", "playout", "turn_engine", "turn_steps", "turn_lit",
+           "turn_step", "turn_finals", "play_hops", "throw_dice", "throw_dice_saving", "rng_restore", "step_tuples",
+           "format_steps", "fast_bearoff", "fast_eval"]
 
 
 def available() -> bool:
@@ -93,7 +95,7 @@ def params(r: Ruleset):
     return _fast.Params(native_params(r))
 
 
-_last_params = (None, None)  # (ruleset, params) of the last one-row call
+_last_params: tuple[Ruleset | None, object] = (None, None)  # (ruleset, params) of the last one-row call
 
 
 def _turn_params(r: Ruleset):
@@ -145,6 +147,15 @@ def is_over(row: bytes, r: Ruleset) -> bool:
     if _fast is not None:
         return _fast.is_over(row, _turn_params(r))
     return _ref_scoring.game_result(r, row) is not None
+
+
+def next_turn_row(after: bytes, r: Ruleset) -> tuple:
+    """``(row, over)``: the row ``after`` reached by a move (the mover's seat) seen from the
+    other seat (:func:`flip_row`), and :func:`is_over` of it; one compiled call where built."""
+    if _fast_match:
+        return _fast.next_turn_row(after, _turn_params(r))
+    row = flip_row(after, r)
+    return row, is_over(row, r)
 
 
 def game_result(row: bytes, r: Ruleset, cube: int = 1):
@@ -199,6 +210,33 @@ def throw_dice(rng) -> tuple:
     if _fast_match:
         return _fast.throw_dice(rng.bit_generator)
     return int(rng.integers(1, 7)), int(rng.integers(1, 7))
+
+
+def throw_dice_saving(rng) -> tuple:
+    """``(dice, snapshot)``: :func:`throw_dice`, and the state of ``rng`` before the dice
+    for :func:`rng_restore` (a raw copy in compiled code for numpy's PCG64 where the fast
+    engine is built, else the ``bit_generator.state`` dict)."""
+    if _fast_match:
+        return _fast.throw_dice_saving(rng.bit_generator)
+    saved = rng.bit_generator.state
+    return throw_dice(rng), saved
+
+
+def rng_restore(rng, snapshot) -> None:
+    """Put back the state of ``rng`` saved by :func:`throw_dice_saving`."""
+    if _fast_match:
+        _fast.rng_restore(rng.bit_generator, snapshot)
+    else:
+        rng.bit_generator.state = snapshot
+
+
+def step_tuples(steps) -> tuple:
+    """``((from_point, to_point, die), ...)`` of a sequence of single Steps, as a match's
+    event log keeps a move (compiled where the fast engine is built: tuples the cycle
+    collector does not follow)."""
+    if _fast_match:
+        return _fast.step_tuples(steps)
+    return tuple((s[0], s[1], s[2]) for s in steps)
 
 
 def format_steps(steps) -> str:

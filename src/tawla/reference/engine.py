@@ -243,9 +243,9 @@ def next_steps(r: Ruleset, s: State, remaining: tuple):
     """
     sources = movable_points(r, s)
     for d in sorted(set(remaining), reverse=True):
-        rest = list(remaining)
-        rest.remove(d)
-        rest = tuple(rest)
+        left = list(remaining)
+        left.remove(d)
+        rest = tuple(left)
         for p, t, hit in single_steps(r, s, d, sources):
             n = apply_step(r, s, p, t)
             if r.wall_rule and not walls_ok(r, n):  # post_step_ok, §6.5 (D18)

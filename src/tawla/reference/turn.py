@@ -27,15 +27,16 @@ __all__ = ["turn_steps", "turn_finals", "after_hops"]
 
 
 _BEST_LIMIT = 1 << 18  # entries of the best-length cache before it starts again
-_best_cache = [None, {}]  # [ruleset, {(row, dice left): dice usable}]: the last ruleset's cache
+_best_rules: list[Ruleset | None] = [None]  # the ruleset of the best-length cache
+_best_cache: list[dict[tuple[bytes, tuple[int, ...]], int]] = [{}]  # {(row, dice left): dice usable}
 
 
-def _best_table(r: Ruleset) -> dict:
+def _best_table(r: Ruleset) -> dict[tuple[bytes, tuple[int, ...]], int]:
     """The best-length cache of ruleset ``r`` (kept across calls: the values depend only on
     the ruleset, the board and the dice left)."""
-    if _best_cache[0] is not r or len(_best_cache[1]) > _BEST_LIMIT:
-        _best_cache[0], _best_cache[1] = r, {}
-    return _best_cache[1]
+    if _best_rules[0] is not r or len(_best_cache[0]) > _BEST_LIMIT:
+        _best_rules[0], _best_cache[0] = r, {}
+    return _best_cache[0]
 
 
 class _Turn:
@@ -184,7 +185,9 @@ def turn_steps(r: Ruleset, start_row: bytes, dice, played_hops) -> tuple:
         ``singles``: the legal next single steps ``(from, to, die, hit)``, dice high to low
         and, per die, from-points high to low; ``combined``: the legal one-checker combined
         steps ``(from, to, (d1, d2, ...), hit)`` (dice in the order used, ``hit`` if any
-        part hits or pins), in depth-first order from each single step; ``ended``: whether
+        part hits or pins), in depth-first order from each single step, each once: the same
+        checker to the same point with the same dice in another order and the same hit
+        points (the same board, the same dice left) is not listed again; ``ended``: whether
         the game ended during the hops. Both lists are empty when the turn is complete,
         passes, or the game is over.
 
@@ -198,21 +201,30 @@ def turn_steps(r: Ruleset, start_row: bytes, dice, played_hops) -> tuple:
         return [], [], ended
     nxt = turn.next_single(s, remaining, used)
     singles = [(st.from_point, st.to_point, st.die, st.hit) for st, _n, _rest in nxt]
-    combined = []
+    combined: list[tuple[int, int, tuple[int, ...], bool]] = []
+    seen: set = set()
     for st, n, rest in nxt:
-        _extend(turn, n, rest, used + 1, st.from_point, st.to_point, (st.die,), st.hit, combined)
+        hits = frozenset((st.to_point,)) if st.hit else frozenset()
+        _extend(turn, n, rest, used + 1, st.from_point, st.to_point, (st.die,), hits, combined, seen)
     return singles, combined, False
 
 
-def _extend(turn: _Turn, s, remaining, used, origin, at, dice_used, hit, out):
-    """Append the combined steps of the checker now on ``at`` (started on ``origin``)."""
+def _extend(turn: _Turn, s, remaining, used, origin, at, dice_used, hits, out, seen):
+    """Append the combined steps of the checker now on ``at`` (started on ``origin``, having
+    hit or pinned on the points ``hits``). A step already listed in another order of the
+    same dice (same start, end and hit points, so the same board and dice left) is not
+    listed again, nor are its continuations, which repeat those of the one listed."""
     if at == 0 or not remaining or ref.game_ended(turn.r, s):
         return
     for st, n, rest in turn.next_single(s, remaining, used, at):
         path_dice = dice_used + (st.die,)
-        path_hit = hit or st.hit
-        out.append((origin, st.to_point, path_dice, path_hit))
-        _extend(turn, n, rest, used + 1, origin, st.to_point, path_dice, path_hit, out)
+        path_hits = hits | {st.to_point} if st.hit else hits
+        key = (origin, st.to_point, path_hits, tuple(sorted(path_dice)))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((origin, st.to_point, path_dice, bool(path_hits)))
+        _extend(turn, n, rest, used + 1, origin, st.to_point, path_dice, path_hits, out, seen)
 
 
 def turn_finals(r: Ruleset, start_row: bytes, dice, played_hops) -> list:
@@ -243,7 +255,8 @@ def turn_finals(r: Ruleset, start_row: bytes, dice, played_hops) -> list:
         return [(s.to_row(), ())]
     if turn.target == 0:
         return [] if game_result(r, bytes(start_row)) is not None else [(s.to_row(), ())]
-    out, seen = {}, set()
+    out: dict[bytes, tuple[tuple[int, int, int, bool], ...]] = {}
+    seen: set[tuple[bytes, tuple[int, ...]]] = set()
     target, n_dice = turn.target, turn.n_dice
     first_high = turn.high_only and used == 0
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..core.geometry import OPPOSITE, SAME, opponent_point
 from ..core.layout import OPP, PACKED_WIDTH
@@ -23,6 +23,7 @@ from ..errors import UnsupportedRuleset, quote
 __all__ = [
     "Ruleset",
     "get_ruleset",
+    "RulesetLike",
     "RULESET_IDS",
     "OPPOSITE",
     "SAME",
@@ -158,6 +159,10 @@ class Ruleset:
         return self.name
 
 
+RulesetLike = Ruleset | str
+"""What the calls that take a ruleset accept: a :class:`Ruleset`, or an id or alias for :func:`get_ruleset`."""
+
+
 _OPTION_NAMES = {
     "mother_rule": ("mahbusa",),
     "opening_reroll": None,  # every ruleset
@@ -194,7 +199,7 @@ RULESET_IDS = tuple(_BASE)
 """The five ruleset ids of RULES.md, in code order."""
 
 
-def get_ruleset(name, **options) -> Ruleset:
+def get_ruleset(name: RulesetLike, **options: object) -> Ruleset:
     """Return the :class:`Ruleset` for an id or alias, with options applied.
 
     Parameters
@@ -231,7 +236,7 @@ def get_ruleset(name, **options) -> Ruleset:
         base = _BASE[key]
     if not options:
         return base
-    changes = {}
+    changes: dict[str, Any] = {}  # field -> value, each value checked against its option below
     for opt, value in options.items():
         opt = _canonical_option(opt)
         allowed = _OPTION_NAMES[opt]

@@ -1,0 +1,6 @@
+"""Types of the compiled row flips (``csrc/_codec.pyx``)."""
+
+import numpy as np
+
+def flip_row(row: bytes, same: bool) -> bytes: ...
+def flip_rows(rows: np.ndarray, same: bool) -> np.ndarray: ...
