@@ -71,20 +71,26 @@ class _Run:
     def shared(self, queue: deque, workers: int) -> tuple[list[int], str]:
         """Run the chunks of ``queue`` on a pool of ``workers``, taking them off the queue.
 
-        Returns the chunks in flight when a worker died and how it died (``[]`` and ``""``
+        Returns the chunks in flight when a worker died (or, none being in flight, the chunk
+        the broken pool refused, taken off the queue) and how it died (``[]`` and ``""``
         when none did); the chunks never sent stay on the queue.
         """
         pool = ProcessPoolExecutor(workers, mp_context=_context())
         flight: dict[Future, tuple[int, dict]] = {}
         try:
             while queue or flight:
-                while queue and len(flight) < workers * IN_FLIGHT_PER_WORKER:
+                broken = ""
+                while queue and len(flight) < workers * IN_FLIGHT_PER_WORKER and not broken:
                     i = queue.popleft()
-                    sent = self.submit(pool, i)
+                    try:
+                        sent = self.submit(pool, i)
+                    except BrokenProcessPool as e:  # a worker died since the last wait: i was never sent
+                        queue.appendleft(i)
+                        broken = f"{type(e).__name__}: {e}"
+                        break
                     if sent is not None:
                         flight[sent[0]] = (i, sent[1])
-                finished, _ = wait(flight, return_when=FIRST_COMPLETED)
-                broken = ""
+                finished, _ = wait(flight, return_when=FIRST_COMPLETED) if flight else (set(), set())
                 for fut in finished:
                     i, done = flight.pop(fut)
                     try:
@@ -93,7 +99,8 @@ class _Run:
                         broken = broken or f"{type(e).__name__}: {e}"
                         flight[fut] = (i, done)
                 if broken:
-                    return sorted(i for i, _ in flight.values()), broken
+                    suspects = sorted(i for i, _ in flight.values())
+                    return suspects or [queue.popleft()], broken  # none in flight: the one it refused
             return [], ""
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
