@@ -67,7 +67,8 @@ def edge_files(tmp_path) -> list:
     game = " 1 point match\n\n Game 1\n A : 0      B : 0\n  1) 31: 8/5 6/5       42: 8/4 6/4\n      Wins 1 point\n"
     files = {"bom_crlf.mat": b"\xef\xbb\xbf" + game.replace("\n", "\r\n").encode(),
              "latin1.txt": game.replace("A :", "Jos\xe9 :").encode("latin-1"),
-             "cr_only.mat": game.replace("\n", "\r").encode(), "form_feed.mat": game.replace("\n\n", "\n\x0c\n").encode(),
+             "cr_only.mat": game.replace("\n", "\r").encode(),
+             "form_feed.mat": game.replace("\n\n", "\n\x0c\n").encode(),
              "no_line_break.mat": b" 1 point match", "empty.mat": b"", "garbage.txt": b"\x00\xff not a record",
              "BROKEN.SGF": b"(;GM[6]", "empty.sgf": b""}
     sgf = next(p for p in archive("gnubgparser") if p.suffix == ".sgf")
@@ -105,7 +106,8 @@ def test_files_unreadable_here_are_reported_as_on_one_process(tmp_path):
     paths = [tmp_path / "folder.mat", *archive(FEW[1]), big, tmp_path / "gone.mat"]
     serial = analyze_paths(paths)
     assert [r.error is None for r in serial] == [False, True, False, False]
-    assert to_json(analyze_parallel(paths, evaluator_name=None, workers=2, chunk_bytes=1), None) == to_json(serial, None)
+    pooled = analyze_parallel(paths, evaluator_name=None, workers=2, chunk_bytes=1)
+    assert to_json(pooled, None) == to_json(serial, None)
 
 
 # -- one process, a pool, a cluster: the same JSON ------------------------------------
@@ -213,7 +215,8 @@ def test_scheduler_without_dask_is_a_config_error(capsys, monkeypatch):
     capsys.readouterr()
     assert main(["analyze", "--no-eval", "--scheduler", "tcp://127.0.0.1:1", *map(str, archive(FEW[1]))]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("tawla analyze: ConfigError: --scheduler needs Dask") and 'pip install "tawla-engine[dask]"' in err
+    assert err.startswith("tawla analyze: ConfigError: --scheduler needs Dask")
+    assert 'pip install "tawla-engine[dask]"' in err
 
 
 def test_tawla_and_analyze_work_without_dask():

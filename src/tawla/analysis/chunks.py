@@ -29,8 +29,10 @@ EVALUATORS = ("engine", "heuristic")
 CHUNK_BYTES = 256 * 2**10
 """The most record text a chunk holds (bytes), unless one file alone is larger."""
 
-MIN_CHUNK_BYTES = 32 * 2**10
-"""The least record text a chunk is cut to (bytes): less than this in all runs as one chunk."""
+MIN_CHUNK_BYTES = 64 * 2**10
+"""The least record text a chunk is cut to (bytes): less than this in all is one chunk, which
+runs in the caller's process (about 60 games, a second; starting a pool of workers, each
+building its evaluator, costs about as much)."""
 
 CHUNKS_PER_WORKER = 4
 """Chunks are cut small enough for this many a worker (within the two bounds above), so that
