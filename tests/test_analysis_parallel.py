@@ -217,6 +217,8 @@ def test_scheduler_without_dask_is_a_config_error(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert err.startswith("tawla analyze: ConfigError: --scheduler needs Dask")
     assert 'pip install "tawla-engine[dask]"' in err
+    assert main(["analyze", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1", *map(str, archive(FEW[1]))]) == 2
+    assert "ConfigError: --workers and --scheduler" in capsys.readouterr().err
 
 
 def test_tawla_and_analyze_work_without_dask():

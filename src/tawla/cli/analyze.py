@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..analysis import collect_files
-from ..analysis.chunks import make_evaluator
+from ..analysis.chunks import evaluator_for
 from ..analysis.parallel import analyze_parallel
 from ..errors import ConfigError, FormatError
 from ..analysis.report import plural, render_text, to_json
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     tawla.errors.ConfigError
         A file, directory or glob that names nothing, or no record in them; an unknown
         ``--ruleset`` (:class:`~tawla.errors.UnsupportedRuleset`); ``--scheduler`` without
-        Dask installed.
+        Dask installed, or with ``--workers``.
     tawla.errors.FormatError
         After the report is printed: some file was unreadable, had corrupt lines or a game
         that does not replay (the report says which and why).
@@ -119,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
               "Next, try the real archives:\n"
               "  tawla analyze ../shared/data/matches\n", file=sys.stderr)
     evaluator_name = None if args.no_eval else ("heuristic" if args.heuristic else "engine")
-    evaluator = make_evaluator(evaluator_name)
+    evaluator = evaluator_for(evaluator_name)
+    if args.scheduler is not None and args.workers is not None:
+        raise ConfigError("--workers and --scheduler: the processes of a Dask cluster are its own; give one of them")
     cluster = dask_runner() if args.scheduler is not None else None
     tty = sys.stderr.isatty()
     show = not args.no_progress and (args.progress or tty and not args.json)
