@@ -193,7 +193,8 @@ def merge_chunk(paths: Sequence, done: dict[int, MatchReport], reports: list[Mat
 
 
 def dead_chunk(paths: Sequence, why: str) -> list[MatchReport]:
-    """Reports with ``error`` set for the files of a chunk whose worker died (``why``: how)."""
-    return [MatchReport(path=str(p), error=f"{p}: WorkerDied: the process analysing it died twice ({why})")
-            for p in paths]
+    """Reports with ``error`` set for the files of a chunk whose worker process died, and died
+    again when the chunk was retried (``why``: how it died)."""
+    return [MatchReport(path=str(p), error=f"{p}: WorkerDied: the worker process analysing it died, "
+                        f"and again on the retry ({why})") for p in paths]
 
