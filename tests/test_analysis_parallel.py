@@ -206,6 +206,21 @@ def test_a_chunk_that_kills_its_worker_twice_is_reported(tmp_path):
             assert got.to_dict() == want.to_dict()
 
 
+@pytest.mark.slow
+def test_a_chunk_that_kills_its_dask_workers_is_reported(dask_cluster):
+    dask_run = pytest.importorskip("tawla.analysis.dask_run")
+    paths = archive(*DYING)
+    serial = analyze_paths(paths)
+    victim = paths[2]
+    task = functools.partial(die_on, victim=victim.name, marker=None)
+    reports = dask_run.analyze_on_cluster(paths, dask_cluster, evaluator_name=None, chunk_bytes=1, task=task)
+    for path, got, want in zip(paths, reports, serial, strict=True):
+        if path == victim:
+            assert got.error.startswith(f"{victim}: WorkerDied: ") and "KilledWorker" in got.error
+        else:
+            assert got.to_dict() == want.to_dict()
+
+
 # -- Dask is optional -------------------------------------------------------------------
 
 

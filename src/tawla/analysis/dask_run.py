@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from distributed import Client, KilledWorker, as_completed
 
-from .chunks import analyze_chunk, dead_chunk, evaluator_for, load_chunk, merge_chunk, plan_chunks
+from .chunks import ChunkTask, analyze_chunk, dead_chunk, evaluator_for, load_chunk, merge_chunk, plan_chunks
 from .results import MatchReport
 
 __all__ = ["IN_FLIGHT_PER_THREAD", "analyze_on_cluster"]
@@ -30,7 +30,7 @@ IN_FLIGHT_PER_THREAD = 2
 
 def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | None = "engine",
                        ruleset: str | None = None, progress: Callable | None = None,
-                       chunk_bytes: int | None = None) -> list[MatchReport]:
+                       chunk_bytes: int | None = None, task: ChunkTask = analyze_chunk) -> list[MatchReport]:
     """Analyse files on the Dask cluster whose scheduler is at ``address``.
 
     Parameters
@@ -47,6 +47,10 @@ def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | N
         ``progress(path, report)`` for each file, in this process, as its chunk completes.
     chunk_bytes : int, optional
         Bytes of record text a chunk (:func:`~tawla.analysis.chunks.plan_chunks`).
+    task : callable
+        What analyses a chunk on a worker: :func:`~tawla.analysis.chunks.analyze_chunk`, or a
+        function of the same signature that the workers can import (tests use one that makes
+        a worker die).
 
     Returns
     -------
@@ -84,7 +88,7 @@ def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | N
                 if not files:
                     finish(i, merge_chunk(chunks[i], done, []))
                     continue
-                fut = client.submit(analyze_chunk, files, evaluator_name, ruleset, retries=1, pure=False,
+                fut = client.submit(task, files, evaluator_name, ruleset, retries=1, pure=False,
                                     key=f"tawla-chunk-{tag}-{i}")
                 flight[fut.key] = (i, done)
                 running.add(fut)
