@@ -7,15 +7,22 @@ For each checker play the report gives: forced or not, the number of legal moves
 counts, and the rank and equity loss of the played move under an evaluator
 (:mod:`tawla.analysis.evaluators`). Files are found and read by :mod:`tawla.analysis.files`
 (game by game, so that memory grows with the plays and not with the text), and shown by
-:mod:`tawla.analysis.report`.
+:mod:`tawla.analysis.report`. Many files are cut into chunks analysed from their contents
+(:mod:`tawla.analysis.chunks`), on a local process pool (:mod:`tawla.analysis.parallel`) or
+on a Dask cluster (:mod:`tawla.analysis.dask_run`, the optional ``dask`` extra, imported by
+nothing here), with the reports of a run on one process.
 """
 
 from .evaluators import EngineEvaluator, Evaluator, HeuristicEvaluator, default_evaluator
-from .files import MAX_RECORD_BYTES, analyze_file, analyze_paths, collect_files, open_record, read_record
+from .chunks import analyze_chunk
+from .files import (MAX_RECORD_BYTES, analyze_contents, analyze_file, analyze_paths, collect_files, open_contents,
+                    open_record, read_record)
+from .parallel import analyze_parallel
 from .replay import analyze_games, analyze_record, marks_all_hits, replay_game, ruleset_for_variation
 from .results import Decision, GameReport, MatchReport, Plays
 
 __all__ = ["Evaluator", "HeuristicEvaluator", "EngineEvaluator", "default_evaluator", "Decision", "Plays",
            "GameReport", "MatchReport", "replay_game", "analyze_record", "analyze_games", "analyze_file",
            "analyze_paths", "collect_files", "read_record", "open_record", "ruleset_for_variation",
-           "marks_all_hits", "MAX_RECORD_BYTES"]
+           "marks_all_hits", "MAX_RECORD_BYTES", "open_contents", "analyze_contents", "analyze_chunk",
+           "analyze_parallel"]

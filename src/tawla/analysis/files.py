@@ -1,4 +1,5 @@
-"""Record files: finding them, reading them, and analysing them one after the other."""
+"""Record files: finding them, reading them (from disk or from their contents), and analysing
+them one after the other."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from typing import Callable, Iterable
 
 from ..errors import ConfigError, FormatError, quote
 from ..formats import matfile
-from ..formats.sgf import read_sgf
+from ..formats.sgf import parse_sgf, read_sgf
 from .evaluators import Evaluator
 from .replay import analyze_games, analyze_record
 from .results import MatchReport
 
-__all__ = ["MAX_RECORD_BYTES", "read_record", "open_record", "analyze_file", "collect_files", "analyze_paths"]
+__all__ = ["MAX_RECORD_BYTES", "read_record", "open_record", "open_contents", "analyze_file", "collect_files",
+           "analyze_paths", "analyze_contents"]
 
 MAX_RECORD_BYTES = 64 * 2**20
 """Files larger than this are refused as match records (bytes)."""
@@ -145,6 +147,46 @@ def _identity(p: Path) -> str:
         return os.path.abspath(p)
 
 
+def open_contents(name: str, data: bytes):
+    """Open a record from the bytes of its file, as :func:`open_record` opens the file itself.
+
+    The bytes are decoded as the file would be (:func:`tawla.formats.matfile.decode_text`); a
+    name ending in ``.sgf`` (any case) is parsed by :func:`tawla.formats.sgf.parse_sgf`, any
+    other by :func:`tawla.formats.matfile.stream_match` on the text. ``name`` stands for the
+    path in the record and in error messages: the result, and any error, is what
+    :func:`open_record` gives for a file of that path and contents.
+
+    Returns
+    -------
+    tawla.formats.matfile.MatchStream or tawla.formats.record.MatchRecord
+
+    Raises
+    ------
+    tawla.errors.FormatError
+        ``data`` longer than :data:`MAX_RECORD_BYTES`, or not a match record.
+    """
+    if len(data) > MAX_RECORD_BYTES:
+        raise FormatError(f"larger than {MAX_RECORD_BYTES // 2**20} MiB: not a match record", file=name)
+    text = matfile.decode_text(data)
+    if name.lower().endswith(".sgf"):
+        return parse_sgf(text, path=name)
+    if "\n" not in text and "\r" not in text:
+        text += "\n"  # stream_match reads a str without a line break as a path; the lines stay the same
+    return matfile.stream_match(text, path=name)
+
+
+def _report(path, opener, evaluator, ruleset) -> MatchReport:
+    """The report of one file; an unreadable one becomes a report with ``error`` set."""
+    try:
+        source = opener()
+    except Exception as e:  # one unreadable file never stops the batch
+        return MatchReport(path=str(path), error=f"{path}: {type(e).__name__}: {e}")
+    try:
+        return _analyze(source, path, evaluator, ruleset)
+    except (FormatError, OSError) as e:  # the file went bad while it was read game by game
+        return MatchReport(path=str(path), error=f"{path}: {type(e).__name__}: {e}")
+
+
 def analyze_paths(paths, *, evaluator: Evaluator | None = None, ruleset=None,
                   progress: Callable | None = None) -> list:
     """Analyse files; a file that cannot be read becomes a report with ``error`` set.
@@ -155,16 +197,23 @@ def analyze_paths(paths, *, evaluator: Evaluator | None = None, ruleset=None,
         paths = [paths]
     reports = []
     for path in paths:
-        try:
-            source = open_record(path)
-        except Exception as e:  # one unreadable file never stops the batch
-            rep = MatchReport(path=str(path), error=f"{path}: {type(e).__name__}: {e}")
-        else:
-            try:
-                rep = _analyze(source, path, evaluator, ruleset)
-            except (FormatError, OSError) as e:  # the file went bad while it was read game by game
-                rep = MatchReport(path=str(path), error=f"{path}: {type(e).__name__}: {e}")
+        rep = _report(path, lambda: open_record(path), evaluator, ruleset)
         reports.append(rep)
         if progress is not None:
             progress(path, rep)
     return reports
+
+
+def analyze_contents(files, *, evaluator: Evaluator | None = None, ruleset=None) -> list:
+    """Analyse records given by their contents: ``files`` is a list of ``(name, bytes)``.
+
+    Each report is the one :func:`analyze_paths` gives for a file of that path and
+    contents (:func:`open_contents`); a record that cannot be read becomes a report with
+    ``error`` set.
+
+    Returns
+    -------
+    list of MatchReport
+        In the order of ``files``.
+    """
+    return [_report(name, lambda: open_contents(name, data), evaluator, ruleset) for name, data in files]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import sys
 import time
 from importlib import resources
@@ -10,11 +12,13 @@ from importlib import resources
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from ..analysis import HeuristicEvaluator, analyze_paths, collect_files, default_evaluator
+from ..analysis import collect_files
+from ..analysis.chunks import evaluator_for
+from ..analysis.parallel import analyze_parallel
 from ..errors import ConfigError, FormatError
 from ..analysis.report import plural, render_text, to_json
 from ..rules import get_ruleset
-from .arguments import count
+from .arguments import count, positive
 
 __all__ = ["add_parser", "run", "sample_files"]
 
@@ -24,6 +28,8 @@ DESCRIPTION = (
     "are searched recursively, globs expanded), check each play against the rules, rank it "
     "with an evaluator and print a table per file and the totals (--json: one JSON object). "
     "With no file, the bundled samples (matches the ply1 bot played against itself). "
+    "The files are analysed on --workers processes (default: one per core), or on a Dask "
+    "cluster with --scheduler; the report is the same either way. "
     "Exit status 1 when a file is unreadable, "
     "holds corrupt lines or a game that does not replay."
 )
@@ -53,6 +59,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--no-eval", action="store_true", help="replay only, no ranking of plays")
     p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal (there: a plain line per second)")
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    p.add_argument("--workers", type=positive, default=None,
+                   help="worker processes (default: the number of cores; 1: in this process)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help='run on the Dask cluster of this scheduler (needs pip install "tawla-engine[dask]")')
     p.set_defaults(run=run)
     return p
 
@@ -69,6 +79,25 @@ def _paths(specs) -> list:
     return paths
 
 
+DASK_MODULE = "tawla.analysis.dask_run"
+"""The module of the Dask runner, imported by name only when ``--scheduler`` is given."""
+
+
+def dask_runner():
+    """``tawla.analysis.dask_run.analyze_on_cluster``, imported on demand.
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        Dask is not installed.
+    """
+    try:
+        module = importlib.import_module(DASK_MODULE)
+    except ImportError as e:
+        raise ConfigError(f'--scheduler needs Dask: pip install "tawla-engine[dask]" ({e})') from None
+    return module.analyze_on_cluster
+
+
 def run(args: argparse.Namespace) -> int:
     """Analyse and print; exit status 0 when every file replays clean.
 
@@ -76,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
     ------
     tawla.errors.ConfigError
         A file, directory or glob that names nothing, or no record in them; an unknown
-        ``--ruleset`` (:class:`~tawla.errors.UnsupportedRuleset`).
+        ``--ruleset`` (:class:`~tawla.errors.UnsupportedRuleset`); ``--scheduler`` without
+        Dask installed, or with ``--workers``.
     tawla.errors.FormatError
         After the report is printed: some file was unreadable, had corrupt lines or a game
         that does not replay (the report says which and why).
@@ -88,7 +118,11 @@ def run(args: argparse.Namespace) -> int:
         print("No file given: analysing the bundled samples (the ply1 bot against itself). "
               "Next, try the real archives:\n"
               "  tawla analyze ../shared/data/matches\n", file=sys.stderr)
-    evaluator = None if args.no_eval else (HeuristicEvaluator() if args.heuristic else default_evaluator())
+    evaluator_name = None if args.no_eval else ("heuristic" if args.heuristic else "engine")
+    evaluator = evaluator_for(evaluator_name)
+    if args.scheduler is not None and args.workers is not None:
+        raise ConfigError("--workers and --scheduler: the processes of a Dask cluster are its own; give one of them")
+    cluster = dask_runner() if args.scheduler is not None else None
     tty = sys.stderr.isatty()
     show = not args.no_progress and (args.progress or tty and not args.json)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -107,7 +141,13 @@ def run(args: argparse.Namespace) -> int:
                 print(f"analysed {state['files']}/{len(paths)} files, {plural(state['games'], 'game')}: {path}",
                       file=sys.stderr, flush=True)
 
-        reports = analyze_paths(paths, evaluator=evaluator, ruleset=args.ruleset, progress=tick)
+        if cluster is not None:
+            reports = cluster(paths, args.scheduler, evaluator_name=evaluator_name, ruleset=args.ruleset,
+                              progress=tick)
+        else:
+            workers = args.workers if args.workers is not None else os.cpu_count() or 1
+            reports = analyze_parallel(paths, evaluator_name=evaluator_name, ruleset=args.ruleset,
+                                       workers=workers, progress=tick)
     if args.json:
         print(to_json(reports, evaluator))
     else:

@@ -95,6 +95,7 @@ __all__ = [
     "stream_match",
     "write_match",
     "read_text",
+    "decode_text",
 ]
 
 
@@ -128,6 +129,23 @@ def read_text(path: str | os.PathLike) -> str:
         data = Path(path).read_bytes()
     except ValueError:  # a NUL in the path
         raise FormatError(f"not a readable path: {quote(str(path))}") from None
+    return decode_text(data)
+
+
+def decode_text(data: bytes) -> str:
+    """The text of a record file's bytes, decoded as :func:`read_text` and :func:`stream_match` do.
+
+    Parameters
+    ----------
+    data : bytes
+        The whole file.
+
+    Returns
+    -------
+    str
+        UTF-8 (with or without BOM) where all of ``data`` is UTF-8, else Latin-1; the BOM
+        removed, line endings unchanged.
+    """
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -1,0 +1,178 @@
+"""The analysis of many files on a local process pool, one chunk a task.
+
+The chunks are those of :func:`tawla.analysis.chunks.plan_chunks`, analysed by
+:func:`~tawla.analysis.chunks.analyze_chunk` in the worker processes, so the reports are
+those of a run on one process, in the order of the files whatever finishes first. At most
+two chunks a worker are in flight, so that the contents held in memory stay bounded.
+
+A worker process that dies (killed by the OS, out of memory) breaks the pool: the chunks
+that were in flight are then retried once, each alone in a fresh process, and the chunks
+not yet sent go on in a fresh pool; a chunk whose process dies again alone gives reports
+with ``error`` set for its files (:func:`~tawla.analysis.chunks.dead_chunk`). No file is
+ever left out.
+
+The workers are started by ``forkserver`` where the platform has it (a fork of a small
+server process that has imported the analysis once: no threads of the caller are forked),
+else by ``spawn``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+
+from .chunks import ChunkTask, analyze_chunk, dead_chunk, evaluator_for, load_chunk, merge_chunk, plan_chunks
+from .files import analyze_paths
+from .results import MatchReport
+
+__all__ = ["IN_FLIGHT_PER_WORKER", "analyze_parallel"]
+
+IN_FLIGHT_PER_WORKER = 2
+"""Chunks sent ahead per worker process (their contents are held until they are done)."""
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["tawla.analysis.chunks"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+class _Run:
+    """The state of one parallel run: the chunks, their reports, the progress calls."""
+
+    def __init__(self, chunks: list, evaluator_name, ruleset, task: ChunkTask, progress):
+        self.chunks = chunks
+        self.evaluator_name = evaluator_name
+        self.ruleset = ruleset
+        self.task = task
+        self.progress = progress
+        self.results: list[list[MatchReport] | None] = [None] * len(chunks)
+
+    def finish(self, i: int, reports: list[MatchReport]) -> None:
+        self.results[i] = reports
+        if self.progress is not None:
+            for path, rep in zip(self.chunks[i], reports):
+                self.progress(path, rep)
+
+    def submit(self, pool: ProcessPoolExecutor, i: int) -> tuple[Future, dict] | None:
+        """Send chunk ``i``; None when none of its files could be read here (all reported)."""
+        files, done = load_chunk(self.chunks[i], self.evaluator_name, self.ruleset)
+        if not files:
+            self.finish(i, merge_chunk(self.chunks[i], done, []))
+            return None
+        return pool.submit(self.task, files, self.evaluator_name, self.ruleset), done
+
+    def shared(self, queue: deque, workers: int) -> tuple[list[int], str]:
+        """Run the chunks of ``queue`` on a pool of ``workers``, taking them off the queue.
+
+        Returns the chunks in flight when a worker died (or, none being in flight, the chunk
+        the broken pool refused, taken off the queue) and how it died (``[]`` and ``""``
+        when none did); the chunks never sent stay on the queue.
+        """
+        pool = ProcessPoolExecutor(workers, mp_context=_context())
+        flight: dict[Future, tuple[int, dict]] = {}
+        try:
+            while queue or flight:
+                broken = ""
+                while queue and len(flight) < workers * IN_FLIGHT_PER_WORKER and not broken:
+                    i = queue.popleft()
+                    try:
+                        sent = self.submit(pool, i)
+                    except BrokenProcessPool as e:  # a worker died since the last wait: i was never sent
+                        queue.appendleft(i)
+                        broken = f"{type(e).__name__}: {e}"
+                        break
+                    if sent is not None:
+                        flight[sent[0]] = (i, sent[1])
+                finished, _ = wait(flight, return_when=FIRST_COMPLETED) if flight else (set(), set())
+                for fut in finished:
+                    i, done = flight.pop(fut)
+                    try:
+                        self.finish(i, merge_chunk(self.chunks[i], done, fut.result()))
+                    except BrokenProcessPool as e:
+                        broken = broken or f"{type(e).__name__}: {e}"
+                        flight[fut] = (i, done)
+                if broken:
+                    suspects = sorted(i for i, _ in flight.values())
+                    return suspects or [queue.popleft()], broken  # none in flight: the one it refused
+            return [], ""
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def alone(self, i: int, why: str) -> None:
+        """Run chunk ``i`` by itself on a fresh process; if that process dies too, its files
+        are reported with ``error`` set (``why``: how the first one died)."""
+        pool = ProcessPoolExecutor(1, mp_context=_context())
+        try:
+            sent = self.submit(pool, i)
+            if sent is None:
+                return
+            fut, done = sent
+            try:
+                reports = fut.result()
+            except BrokenProcessPool:
+                reports = dead_chunk([p for j, p in enumerate(self.chunks[i]) if j not in done], why)
+            self.finish(i, merge_chunk(self.chunks[i], done, reports))
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+def analyze_parallel(paths: Sequence, *, evaluator_name: str | None = "engine", ruleset: str | None = None,
+                     workers: int = 1, progress: Callable | None = None, chunk_bytes: int | None = None,
+                     task: ChunkTask = analyze_chunk) -> list[MatchReport]:
+    """Analyse files on ``workers`` processes; the reports of :func:`tawla.analysis.analyze_paths`.
+
+    With one worker, or files that make one chunk, the files are analysed in this process,
+    streamed from disk (:func:`~tawla.analysis.analyze_paths`: memory bounded by the
+    plays, not by the text). Otherwise the chunks of
+    :func:`~tawla.analysis.chunks.plan_chunks` go to a process pool, with their contents.
+
+    Parameters
+    ----------
+    paths : sequence of path
+    evaluator_name : {"engine", "heuristic"} or None
+        As :func:`tawla.analysis.chunks.make_evaluator`.
+    ruleset : str or None
+        Overrides each record's ``Variation`` header.
+    workers : int
+        Worker processes (>= 1).
+    progress : callable, optional
+        ``progress(path, report)`` for each file, in this process, as its chunk completes.
+    chunk_bytes : int, optional
+        Bytes of record text a chunk (:func:`~tawla.analysis.chunks.plan_chunks`).
+    task : callable
+        What analyses a chunk in a worker: :func:`~tawla.analysis.chunks.analyze_chunk`, or
+        a picklable function of the same signature (tests use one that makes a worker die).
+
+    Returns
+    -------
+    list of MatchReport
+        One per file, in the order of ``paths``. A file that cannot be read, or whose chunk's
+        process died on its try and again on its retry, gives a report with ``error`` set.
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        An unknown evaluator name.
+    """
+    paths = list(paths)
+    evaluator = evaluator_for(evaluator_name)
+    chunks = plan_chunks(paths, workers, chunk_bytes=chunk_bytes)
+    if workers <= 1 or len(chunks) <= 1:
+        return analyze_paths(paths, evaluator=evaluator, ruleset=ruleset, progress=progress)
+    run = _Run(chunks, evaluator_name, ruleset, task, progress)
+    queue = deque(range(len(chunks)))
+    while queue:
+        suspects, why = run.shared(queue, min(workers, len(queue)))
+        for i in suspects:
+            run.alone(i, why)
+    out: list[MatchReport] = []
+    for reports in run.results:
+        assert reports is not None, "every chunk is finished, analysed or reported dead"
+        out += reports
+    return out
