@@ -176,12 +176,16 @@ def load_chunk(paths: Sequence, evaluator_name: str | None = None,
     done: dict[int, MatchReport] = {}
     for i, path in enumerate(paths):
         p = Path(path)
+        data = None
         try:
-            if not p.is_file() or p.stat().st_size > MAX_RECORD_BYTES:
-                raise OSError("not a readable record")
-            files.append((str(path), p.read_bytes()))
+            if p.is_file() and p.stat().st_size <= MAX_RECORD_BYTES:
+                data = p.read_bytes()
         except OSError:
+            data = None
+        if data is None:  # analysed here, so that its error is the serial one
             (done[i],) = analyze_paths([path], evaluator=evaluator_for(evaluator_name), ruleset=ruleset)
+        else:
+            files.append((str(path), data))
     return files, done
 
 

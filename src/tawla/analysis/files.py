@@ -125,7 +125,7 @@ def collect_files(specs: Iterable[str]) -> list:
         elif kind == "file":
             out.append(p)
         else:
-            hits = sorted(Path(h) for h in glob.glob(spec, recursive=True))
+            hits = sorted(Path(h) for h in glob.glob(str(spec), recursive=True))
             if not hits:
                 raise ConfigError(f"no file, directory or glob match for {quote(spec)}")
             out += hits

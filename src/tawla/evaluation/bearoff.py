@@ -171,7 +171,7 @@ def _as_points(points, max_checkers: int) -> np.ndarray:
 
 
 def _first_off(first_off) -> int:
-    """``first_off`` as 0 or 1 (a bool, or the int 0 or 1)."""
+    """``first_off`` as the table's column, 0 or 1 (given as a bool, or the int 0 or 1)."""
     if isinstance(first_off, (bool, np.bool_)) or (isinstance(first_off, int) and first_off in (0, 1)):
         return int(first_off)
     raise InvalidArgument(f"first_off must be a bool, not {quote(first_off)}")
@@ -232,7 +232,7 @@ def one_sided_many(points, first_off: bool = False) -> np.ndarray:
         Not 6 integer counts each, a negative count, or more than 15 checkers.
     """
     a = _as_points(points, ONE_SIDED_CHECKERS).reshape(-1, 6)
-    return one_sided(a, _first_off(first_off))
+    return one_sided(a, bool(_first_off(first_off)))
 
 
 def mean_rolls(points, first_off: bool = False):

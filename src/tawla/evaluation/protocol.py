@@ -75,11 +75,12 @@ def equity_from_probs(p: np.ndarray, ruleset) -> np.ndarray:
     """
     r = get_ruleset(ruleset)
     try:
-        p = np.asarray(p, dtype=np.float64)
+        arr = np.asarray(p, dtype=np.float64)
     except (TypeError, ValueError, OverflowError):
-        p = None
-    if p is None or p.ndim != 2 or p.shape[1] < 5:
+        raise InvalidArgument(f"probabilities must be float[N, 5 or 6], not {quote(p)}") from None
+    if arr.ndim != 2 or arr.shape[1] < 5:
         raise InvalidArgument(f"probabilities must be float[N, 5 or 6], not {quote(p)}")
+    p = arr
     e = 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3]
     if r.scoring == "cube":
         e = e + p[:, 2] - p[:, 4]

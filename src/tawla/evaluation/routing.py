@@ -111,7 +111,7 @@ def _compiled_pass(model, r) -> bool:
             and r.scoring in ("cube", "mars") and not r.quadrant_lock_win and not r.bearoff_no_opponent_in_home)
 
 
-def evaluate_rows(rows: np.ndarray, r, *, checked: bool = True) -> np.ndarray:
+def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True) -> np.ndarray:
     """:func:`evaluate` in float64 (the search's entry).
 
     Parameters
@@ -135,6 +135,7 @@ def evaluate_rows(rows: np.ndarray, r, *, checked: bool = True) -> np.ndarray:
         r = get_ruleset(r)
         rows = np.ascontiguousarray(check_rows(rows))
         native.validate_rows(rows, r)
+    rows = np.asarray(rows)
     model = CONTACT_MODELS[r.name]
     if len(rows) and _compiled_pass(model, r):
         one, _, _, two = eval_tables()
