@@ -2,11 +2,9 @@
 ``bench`` says what it measures; ``board`` and ``moves`` print the gnubg IDs and the XGID (the
 tawla ID on other boards), and ``moves`` ranks every play with the bot's evaluation."""
 
-import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -14,17 +12,16 @@ from tawla import Bot, MatchState, get_ruleset
 from tawla.batch import fast_available
 from tawla.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
 START = "4HPwATDgc/ABMA"  # gnubg Position ID of the backgammon opening position
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
 START_T31 = "AAAAAAAAAAAAAAAAD_AAAAAAAAAAAAAAAAAAAAAA"  # tawla ID of the tawla31 start
 
 
 def tawla(*args, status=0):
-    """Run ``python -m tawla.cli args``; check the exit status; the (stdout, stderr)."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]))
+    """Run ``python -m tawla.cli args`` with the tawla this interpreter imports (the installed
+    one, compiled modules included); check the exit status; the (stdout, stderr)."""
     r = subprocess.run([sys.executable, "-m", "tawla.cli", *args], capture_output=True, text=True,
-                       timeout=300, env=env)
+                       timeout=300)
     assert r.returncode == status, r.stdout[-2000:] + r.stderr[-2000:]
     assert "Traceback" not in r.stdout + r.stderr
     return r.stdout, r.stderr
