@@ -304,11 +304,16 @@ include "_fast_match.pxi"
 def is_over(bytes row, Params params):
     """Whether the game of a row is over (``Position.result() is not None``): 15 checkers off,
     quadrant lock, mother rule or a frozen position. The row is not validated."""
-    cdef tw_geo g
     if len(row) != 56:
         raise InvalidId("a packed row has 56 bytes")
+    return _over(<const uint8_t *> row, params)
+
+
+cdef bint _over(const uint8_t *row, Params params):
+    """:func:`is_over` of a 56-byte row."""
+    cdef tw_geo g
     tw_geo_init(&g, params.p.same, params.p.contact == 1)
-    return bool(tw_game_result(&params.p, &g, <const uint8_t *> row, 0).over)
+    return tw_game_result(&params.p, &g, row, 0).over != 0
 
 
 def game_results(const uint8_t[:, ::1] positions, Params params):

@@ -114,11 +114,8 @@ def throw_dice(bit_generator):
     (int, int)
     """
     cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
-    cdef uint32_t d1, d2
     with bit_generator.lock:
-        d1 = _die(bg)
-        d2 = _die(bg)
-    return _DICE_PAIRS[(d1 - 1) * 6 + d2 - 1]
+        return _two_dice(bg)
 
 
 def throw_dice_saving(bit_generator):
@@ -126,16 +123,21 @@ def throw_dice_saving(bit_generator):
     ``((d1, d2), snapshot)``. The snapshot is 40 bytes copied from an exact
     ``numpy.random.PCG64`` (once :func:`rng_snapshot_check` has confirmed its layout), else
     the generator's ``state`` dict."""
-    cdef bitgen_t *bg = <bitgen_t *> PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
-    cdef uint32_t d1, d2
+    cdef bitgen_t *bg
     if not (_pcg64_raw and type(bit_generator) is _PCG64):
         saved = bit_generator.state
         return throw_dice(bit_generator), saved
+    bg = <bitgen_t *> PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
     with bit_generator.lock:
         saved = _pcg64_save(bg)
-        d1 = _die(bg)
-        d2 = _die(bg)
-    return _DICE_PAIRS[(d1 - 1) * 6 + d2 - 1], saved
+        return _two_dice(bg), saved
+
+
+cdef object _two_dice(bitgen_t *bg):
+    """Two dice (:func:`_die`) as the shared ``(d1, d2)`` tuple; the caller holds the lock."""
+    cdef uint32_t d1 = _die(bg)
+    cdef uint32_t d2 = _die(bg)
+    return _DICE_PAIRS[(d1 - 1) * 6 + d2 - 1]
 
 
 cdef object _untracked(object t):
@@ -293,8 +295,7 @@ def next_turn_row(bytes after, Params params):
         raise InvalidId("a packed row has 56 bytes")
     tw_geo_init(&g, params.p.same, 1)  # pin bits are carried over whatever the ruleset
     tw_flip(&g, <const uint8_t *> after, out)
-    tw_geo_init(&g, params.p.same, params.p.contact == 1)
-    return out[:56], tw_game_result(&params.p, &g, out, 0).over != 0
+    return out[:56], _over(out, params)
 
 
 def step_tuples(steps):
