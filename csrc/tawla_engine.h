@@ -18,6 +18,8 @@
  *   tw_result.h/c game results and the frozen test
  *   tw_playout.h/c random games
  *   tw_eval.h, tw_eval_*.c  evaluators: linear contact, race, no-hit models
+ *   tw_net.h, tw_net*.c     neural evaluators: inputs, inference, TD(0) self-play training
+ *   tw_rng.h      random numbers of the C loops
  */
 #ifndef TAWLA_ENGINE_H
 #define TAWLA_ENGINE_H
@@ -31,5 +33,6 @@
 #include "tw_result.h"
 #include "tw_playout.h"
 #include "tw_eval.h"
+#include "tw_net.h"
 
 #endif /* TAWLA_ENGINE_H */

@@ -143,3 +143,23 @@ cdef extern from "tawla_engine.h" nogil:
     int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
                        const tw_race_tables *t, double *o)
     void tw_nohit_row(const uint8_t *row, const tw_nohit_rules *r, double *o)
+
+    # tw_net.h: neural evaluators and their self-play training
+    enum:
+        TW_NET_NI
+        TW_NET_NO
+        TW_NET_MAXH
+
+    ctypedef struct tw_net:
+        int nh
+        float *w1
+        float *b1
+        float *w2
+        float *b2
+
+    int tw_net_inputs(const tw_params *P, const uint8_t *row, int *idx, float *val)
+    void tw_net_forward(const tw_net *n, const int *idx, const float *val, int m, float *h, float *o)
+    void tw_net_columns(const tw_params *P, const float *o, double *out)
+    void tw_net_row(const tw_params *P, const tw_net *n, const uint8_t *row, float *h, float *o)
+    int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, float alpha,
+                     long max_turns, int32_t *length, int8_t *winner, int16_t *points)

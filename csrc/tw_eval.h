@@ -37,6 +37,9 @@ TW_INLINE double tw_phi(double x) {
     return TW_PHI_TAB[j] * (1.0 - t) + TW_PHI_TAB[j + 1] * t;
 }
 
+/* the TW_NHAND hand-made features of side S against O (each int[26] in its own numbering,
+   opposite geometry; [9] and [10] are the shot features) */
+void tw_hand_features(const int *S, const int *O, double *f);
 /* the linear contact model's TW_NF features of a backgammon-geometry row */
 void tw_features(const uint8_t *row, double *f);
 /* the linear model (weights W[5][TW_NF], row stride ldw doubles); cube: gammons and

@@ -42,7 +42,7 @@ static void tw_raw_features(const int *S, double *f) {
     f[97] = S[0] / 15.0;
 }
 
-static void tw_hand_features(const int *S, const int *O, double *f) {
+void tw_hand_features(const int *S, const int *O, double *f) {
     int p, d, x;
     int shooters[25];
     double lm, ph, logsum = 0.0, lost = 0.0, pips = 0.0, stack = 0.0;

@@ -75,9 +75,9 @@ def test_ply2_legal(rs):
 
 
 def test_levels_and_errors():
-    assert tawla.Bot.LEVELS[0] == "random" and tawla.Bot.LEVELS[-1] == "ply2"
+    assert tawla.Bot.LEVELS[0] == "random" and tawla.Bot.LEVELS[-1] == "net2"
     assert tawla.Bot("bg", 2).level == "ply1"
-    for bad in ("grandmaster", 4, -1, None):  # -1 is not a silent "ply2"
+    for bad in ("grandmaster", 7, -1, None):  # -1 is not a silent "net2"
         with pytest.raises(tawla.errors.TawlaError):
             tawla.Bot("bg", bad)
     with pytest.raises(tawla.errors.InvalidPosition):

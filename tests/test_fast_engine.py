@@ -5,10 +5,14 @@ children of ``tawla.expand_all_rolls`` (fast) must equal what the reference engi
 (``legal_moves(engine="reference")``, each result flipped; a pass gives the position flipped;
 a finished game gives nothing), and ``legal_moves`` through the fast engine must return the
 reference's moves exactly: same order, same canonical steps, same ``ended`` flags.
+tests/test_properties.py's random games, played on the reference engine, diff the fast
+engine's moves on every turn as well (>= 28,000 pairs a ruleset).
 
 Positions come from seeded random games played by the fast engine (``random_positions``),
-plus the 2000 W1 positions of ``tawla/data/w1`` for backgammon and adi. CI sizes: >= 40,000
-pairs per ruleset; ``-m slow``: >= 200,000. Nothing here skips: the fast engine must be built.
+plus the 2000 W1 positions of ``tawla/data/w1`` for backgammon and adi. CI sizes: >= 12,000
+pairs per ruleset and option set here (with the property games, >= 40,000 for each ruleset
+    without options);
+``-m slow``: >= 200,000. Nothing here skips: the fast engine must be built.
 On a disagreement the test prints the position id, the roll and both sets.
 """
 
@@ -41,7 +45,7 @@ CONFIGS = [(name, {}) for name in tawla.RULESET_IDS] + [
 ]
 CONFIG_IDS = [name + "".join(f"[{k}={v}]" for k, v in opts.items()) for name, opts in CONFIGS]
 
-PAIRS_CI = 40_000
+PAIRS_CI = 12_000
 PAIRS_SLOW = 200_000
 
 
@@ -113,8 +117,7 @@ def compare(r, arr: np.ndarray, label: str, *, steps_every: int = 1, max_report:
 @pytest.mark.parametrize("name,opts", CONFIGS, ids=CONFIG_IDS)
 def test_fast_matches_reference_on_playouts(name, opts):
     r = ruleset_of(name, opts)
-    # >= 40k pairs per ruleset; the three option variants, which change one rule each, 10k
-    pairs = PAIRS_CI if not opts else PAIRS_CI // 4
+    pairs = PAIRS_CI
     n_pos = math.ceil(pairs / 21)
     arr = random_positions(r, n_pos, seed=4000 + CONFIGS.index((name, opts)), parallel_games=32)
     assert compare(r, arr, "playouts", steps_every=4) >= pairs

@@ -6,7 +6,8 @@ the same match saved again after :func:`drive` played on from it with a seeded g
 The engine must load each document (:meth:`Match.from_json`), rebuild it from its log
 (:meth:`Match.replay`) byte for byte, and, played on by the same driver, reach the second
 document byte for byte: same legal steps, same forced moves, same timeout completions
-(the default ``ply0`` policy), same cube, resignation and forfeit handling.
+(the ``ply0`` bot's policy, named here so that the documents do not change with the shipped
+networks that the default policy uses), same cube, resignation and forfeit handling.
 
 ``earlier_final`` is the second document as the driver reached it while ``legal_steps``
 still listed both orders of the dice of a combined step (the driver's random choices ran
@@ -22,6 +23,7 @@ import pytest
 
 import tawla
 from tawla import errors
+from tawla.bots import bot_policy
 from tawla.match import Match
 
 DATA = Path(__file__).resolve().parent / "data" / "saved_matches.jsonl"
@@ -150,6 +152,8 @@ def test_saved_match_loads_replays_and_plays_on(line):
         assert Match.from_json(earlier).to_json() == earlier
         assert Match.replay(earlier).to_json() == earlier
     clock = Clock(x["clock"])
-    m = Match.from_json(saved, clock=clock)
+    cfg = json.loads(saved)["config"]
+    ruleset = tawla.get_ruleset(cfg["ruleset"], **cfg["ruleset_options"])
+    m = Match.from_json(saved, clock=clock, timeout_policy=bot_policy(ruleset, "ply0"))
     drive(m, np.random.default_rng(x["seed"] + 1), clock, x["more"])
     assert m.to_json() == final

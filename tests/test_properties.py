@@ -372,8 +372,11 @@ def check_turn(r, position, dice, moves, stats):
     stats["moves"] += len(moves)
 
 
-def play_game(ruleset, rng: random.Random, stats: Counter) -> GameResult:
-    """One random game through the public API, every turn checked; returns its result."""
+def play_game(ruleset, rng: random.Random, stats: Counter, diff_fast: bool = False) -> GameResult:
+    """One random game through the public API, every turn checked; returns its result.
+
+    With ``diff_fast`` (the game played on the reference engine), every turn's moves are also
+    asked of the fast engine and must be the same list: order, canonical steps, ``ended``."""
     r = rules_of(ruleset)
     # the opening roll (§1.6): ties throw again; the starter plays the two dice or rolls again
     while True:
@@ -398,6 +401,11 @@ def play_game(ruleset, rng: random.Random, stats: Counter) -> GameResult:
             assert oracle_can_step(r, Board.of(position)) or oracle_can_step(r, Board.of(position.flip()))
         moves = position.legal_moves(dice)
         check_turn(r, position, dice, moves, stats)
+        if diff_fast:
+            fast = tawla.batch.legal_moves(position, dice, engine="fast")
+            assert [(m.steps, m.after, m.ended) for m in fast] == \
+                [(m.steps, m.after, m.ended) for m in moves], ("fast", position.id(), dice)
+            stats["fast_pairs"] += 1
         if moves:
             move = rng.choice(moves)
             position = position.play(move)
@@ -434,13 +442,13 @@ ALLOWED_KINDS = {
 }
 
 
-def run_playouts(label: str, games: int, seed: int, tag: str = "") -> Counter:
+def run_playouts(label: str, games: int, seed: int, tag: str = "", diff_fast: bool = False) -> Counter:
     r = RULESETS[label]
     rng = random.Random(f"{label}:{seed}")
     stats: Counter = Counter()
     t0, c0 = time.perf_counter(), time.process_time()
     for _ in range(games):
-        play_game(r, rng, stats)
+        play_game(r, rng, stats, diff_fast)
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     ends = ", ".join(f"{k[4:]} {v}" for k, v in sorted(stats.items()) if k.startswith("end:"))
     print(f"\n[{label}, {tag} engine] games {stats['games']}, mean length {stats['turns'] / games:.1f} turns, "
@@ -477,10 +485,17 @@ def engine(name: str):
 
 @pytest.mark.parametrize("label", MAIN)
 @pytest.mark.parametrize("engine_name", ["reference"])  # the fast engine: under -m slow, and
-def test_random_playouts(label, engine_name):           # diffed pair by pair in test_fast_engine
+def test_random_playouts(label, engine_name):           # diffed pair by pair below and in test_fast_engine
+    """The games on the reference engine, each turn also diffed against the fast engine: these
+    >= 28,000 (position, roll) pairs a ruleset and test_fast_engine's 12,000 are the >= 40,000
+    fast-against-reference pairs of every ruleset in CI (backgammon: also the 42,000 W1 pairs of
+    test_oracles)."""
+    diff = engine_name == "reference" and tawla.batch.fast_available()
     with engine(engine_name):
         stats = run_playouts(label, GAMES if engine_name == "reference" else FAST_GAMES, seed=1,
-                             tag=engine_name)
+                             tag=engine_name, diff_fast=diff)
+    if diff:
+        assert stats["fast_pairs"] == stats["rolls"] >= 28_000
     if label != "mahbusa":
         # backgammon/adi: §1.7. The Tawla 31 games cannot freeze in play either: a side with
         # all its checkers home may bear off its highest one with a 6 (T31E: unless an opponent
@@ -494,7 +509,8 @@ def test_random_playouts(label, engine_name):           # diffed pair by pair in
 @pytest.mark.parametrize("label", ["mahbusa/plakoto", "tawla31/no-seed-rules"])
 def test_random_playouts_with_options(label):
     with engine("reference"):
-        stats = run_playouts(label, OPTION_GAMES, seed=1, tag="reference")
+        stats = run_playouts(label, OPTION_GAMES, seed=1, tag="reference",
+                             diff_fast=tawla.batch.fast_available())
     if label == "tawla31/no-seed-rules":
         assert stats["end:quadrant_lock"] == 0
 

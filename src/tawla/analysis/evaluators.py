@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..evaluation import evaluate
+from ..evaluation import evaluate_rows
+from ..evaluation.net import shipped_net
 from ..position import Position
 from ..rules import Ruleset, get_ruleset
 
@@ -63,13 +64,17 @@ class HeuristicEvaluator(Evaluator):
 
 
 class EngineEvaluator(Evaluator):
-    """The engine's own evaluator, :func:`tawla.evaluate`: its equity column."""
+    """The engine's strongest 0-ply evaluator: :func:`tawla.evaluation.evaluate_rows` (exact
+    game ends, the race model) with the ruleset's trained network as the contact model where
+    one is shipped (:func:`tawla.evaluation.net.shipped_net`, the ``net0`` level of
+    :class:`tawla.Bot`), else the ruleset's heuristic contact model; its equity column."""
 
-    name = "tawla.evaluate"
-    description = (evaluate.__doc__ or "").strip().splitlines()[0]
+    name = "tawla net0"
+    description = "0 ply: exact game ends, the race model, the trained network in contact (where shipped)"
 
     def __call__(self, rows, ruleset):
-        return np.asarray(evaluate(np.asarray(rows, dtype=np.uint8), ruleset))[:, 0].astype(float)
+        r = get_ruleset(ruleset)
+        return evaluate_rows(np.asarray(rows, dtype=np.uint8), r, contact=shipped_net(r))[:, 0]
 
 
 def default_evaluator() -> Evaluator:

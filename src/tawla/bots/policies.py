@@ -10,14 +10,19 @@ from __future__ import annotations
 from typing import Callable
 
 from ..core.moves import Move
+from ..evaluation.net import shipped_net
 from .search import Bot
 
 __all__ = ["bot_policy", "first_legal_policy"]
 
 
-def bot_policy(ruleset, level: str = "ply0") -> Callable:
+def bot_policy(ruleset, level: str | None = None) -> Callable:
     """The default timeout policy of a match of ``ruleset``: :meth:`tawla.Bot.timeout_policy`
-    of ``Bot(ruleset, level)``, the candidate the bot values most. Deterministic for every level but ``random``."""
+    of ``Bot(ruleset, level)``, the candidate the bot values most. ``level`` defaults to
+    ``net0`` where a trained network is shipped for the ruleset, else ``ply0``. Deterministic
+    for every level but ``random``."""
+    if level is None:
+        level = "net0" if shipped_net(ruleset) is not None else "ply0"
     return Bot(ruleset, level).timeout_policy()
 
 

@@ -16,6 +16,10 @@
     points, :attr:`Bot.PRUNE` [1]) are valued over the opponent's 21 rolls, the
     opponent's reply for each roll being its best at 0 ply, and each reply valued at
     1 ply (our 21 rolls, our best move at 0 ply).
+``net0``, ``net1``, ``net2``
+    ``ply0``, ``ply1`` and ``ply2`` with the ruleset's trained network
+    (:func:`tawla.evaluation.net.shipped_net`) as the contact evaluator; game ends and races
+    are valued as for the other levels.
 
 The margins are in points for rulesets worth at most 3 points a game and scale with the
 game's top score beyond (x5 for tawla31's 15-point games, :meth:`Bot._scale`). A filter
@@ -44,6 +48,7 @@ from ..core.layout import PACKED_WIDTH
 from ..core.moves import Move
 from ..errors import ConfigError, InvalidAction, InvalidArgument, InvalidPosition, UnsupportedRuleset, quote
 from ..evaluation import evaluate_rows
+from ..evaluation.net import shipped_net
 from ..position import Position
 from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
@@ -157,7 +162,7 @@ class Bot:
         Seeds the ``random`` level (and nothing else: search levels are deterministic).
     """
 
-    LEVELS = ("random", "ply0", "ply1", "ply2")
+    LEVELS = ("random", "ply0", "ply1", "ply2", "net0", "net1", "net2")
     PRUNE = {0: (8, 0.25), 1: (2, 0.06)}
     """Move filters after 0 and 1 ply: (at most so many children, within so many points of
     the best, in units of :meth:`_scale`)."""
@@ -171,13 +176,23 @@ class Bot:
         if not isinstance(level, str) or level not in self.LEVELS:
             raise ConfigError(f"level must be one of {self.LEVELS}, not {quote(level)}")
         self.level = level
-        self.depth = self.LEVELS.index(level) - 1  # -1 for random
+        self.depth = -1 if level == "random" else int(level[-1])
+        self.contact = None
+        if level.startswith("net"):
+            self.contact = shipped_net(self.ruleset)
+            if self.contact is None:
+                raise ConfigError(f"no trained network is shipped for {self.ruleset.name}: level {level!r} "
+                                  f"needs one (tawla train)")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise ConfigError(f"seed must be None or a whole number >= 0, not {quote(seed)}")
         self.rng = np.random.default_rng(seed)
 
     def __repr__(self) -> str:
         return f"Bot({self.ruleset.name!r}, {self.level!r})"
+
+    def _evaluate(self, rows, r, checked: bool = True) -> np.ndarray:
+        """:func:`tawla.evaluation.evaluate_rows` with this level's contact model."""
+        return evaluate_rows(rows, r, checked=checked, contact=self.contact)
 
     # --- move choice ------------------------------------------------------------------------
     def _own(self, position: Position) -> Position:
@@ -269,7 +284,7 @@ class Bot:
         if self.depth < 0:
             pick = starts + (self.rng.random(len(starts)) * (ends - starts)).astype(np.int64)
         elif self.depth == 0:
-            v = -evaluate_rows(children, r, checked=False)[:, 0]
+            v = -self._evaluate(children, r, checked=False)[:, 0]
             pick = _first_reaching(v, starts, ends, np.maximum.reduceat(v, starts))  # first best move
         else:
             pick = np.array([a + int(np.argmax(self._values(children[a:b], exact=False)))
@@ -303,7 +318,7 @@ class Bot:
         if not moves:
             return []
         children = _flip_rows(_rows_of(moves), self.ruleset)
-        value = -evaluate_rows(children, self.ruleset)[:, 0].astype(np.float64)
+        value = -self._evaluate(children, self.ruleset)[:, 0].astype(np.float64)
         ply = np.zeros(len(moves), np.int64)
         if self.depth >= 1 and len(moves) > 1:
             limit, margin = self.PRUNE[0]
@@ -379,7 +394,7 @@ class Bot:
         """:meth:`values` of children the engine made (checked rows: no validation again)."""
         depth = self.depth if depth is None else depth
         r = self.ruleset
-        v = -evaluate_rows(children, r, checked=False)[:, 0]
+        v = -self._evaluate(children, r, checked=False)[:, 0]
         if depth <= 0 or len(children) <= 1:
             return v
         scale = self._scale()
@@ -406,12 +421,12 @@ class Bot:
         """
         r = self.ruleset
         n = len(rows)
-        ev = evaluate_rows(rows, r, checked=False)
+        ev = self._evaluate(rows, r, checked=False)
         val = -ev[:, 0]
         g, par, roll = native.expand_all_rolls(rows, r)  # rows the engine made
         if len(g) == 0:
             return val, (g, par, roll, np.zeros(0), np.zeros(0, np.int64))
-        e = evaluate_rows(g, r, checked=False)[:, 0]  # our equity, we are on roll in g
+        e = self._evaluate(g, r, checked=False)[:, 0]  # our equity, we are on roll in g
         key = par * 21 + roll
         starts, ends = _groups(key)
         mins = np.minimum.reduceat(e, starts)
@@ -438,11 +453,11 @@ class Bot:
             return out
         replies = g[pick]  # we are on roll in these
         kp = pos[par[pick]]
-        ev_r = evaluate_rows(replies, r, checked=False)[:, 0]
+        ev_r = self._evaluate(replies, r, checked=False)[:, 0]
         h, hp, hr = native.expand_all_rolls(replies, r)
         v = np.array(ev_r)
         if len(h):
-            eh = -evaluate_rows(h, r, checked=False)[:, 0]  # our value after our move
+            eh = -self._evaluate(h, r, checked=False)[:, 0]  # our value after our move
             key = hp * 21 + hr
             starts, _ = _groups(key)
             maxs = np.maximum.reduceat(eh, starts)
@@ -459,13 +474,13 @@ class Bot:
         before the side on roll rolls: the average over its 21 rolls of its best move at 0 ply."""
         r = self._own(position).ruleset
         row = position.to_array()[None]  # a Position of the bot's ruleset: a valid row
-        static = _as_evaluate(evaluate_rows(row, r, checked=False))[0]
+        static = _as_evaluate(self._evaluate(row, r, checked=False))[0]
         if position.result() is not None:
             return static
         c, par, roll = native.expand_all_rolls(row, r)
         if len(c) == 0:
             return static
-        ev = _as_evaluate(evaluate_rows(c, r, checked=False))
+        ev = _as_evaluate(self._evaluate(c, r, checked=False))
         mine = np.empty_like(ev)  # flip to our side: equity, win, wg, wbg, lg, lbg
         mine[:, 0] = -ev[:, 0]
         mine[:, 1] = 1 - ev[:, 1]

@@ -111,7 +111,7 @@ def _compiled_pass(model, r) -> bool:
             and r.scoring in ("cube", "mars") and not r.quadrant_lock_win and not r.bearoff_no_opponent_in_home)
 
 
-def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True) -> np.ndarray:
+def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True, contact: Evaluator | None = None) -> np.ndarray:
     """:func:`evaluate` in float64 (the search's entry).
 
     Parameters
@@ -121,6 +121,10 @@ def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True) -> np.ndarray
     checked : bool
         False for rows the engine made (:func:`tawla.expand`'s children, a Position's row),
         which are then read without validation; ``r`` must then be a Ruleset.
+    contact : Evaluator, optional
+        The contact model to use instead of the ruleset's in :data:`CONTACT_MODELS` (for
+        example a :class:`~tawla.evaluation.NetEvaluator`); game ends and races are routed as
+        always.
 
     Returns
     -------
@@ -136,7 +140,7 @@ def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True) -> np.ndarray
         rows = np.ascontiguousarray(check_rows(rows))
         native.validate_rows(rows, r)
     rows = np.asarray(rows)
-    model = CONTACT_MODELS[r.name]
+    model = CONTACT_MODELS[r.name] if contact is None else contact
     if len(rows) and _compiled_pass(model, r):
         one, _, _, two = eval_tables()
         out, _race = native.fast_eval.eval_bg(np.ascontiguousarray(rows), model.weights, r.scoring == "cube",

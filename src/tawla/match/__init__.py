@@ -64,7 +64,7 @@ With a clock and a house that has timers (:class:`~tawla.HouseRules`):
 :meth:`Match.on_timeout` handles the earliest deadline that has passed: a roll is thrown, a
 pending double is dropped, a pending resignation offer is rejected, and a move in progress is
 completed with a legal maximal move that keeps the steps already made, chosen by the timeout
-policy. The default policy, :func:`bot_policy`, is the ``ply0`` :class:`tawla.Bot` of the
+policy. The default policy, :func:`bot_policy`, is the ``net0`` (where a network is shipped, else ``ply0``) :class:`tawla.Bot` of the
 match's ruleset: of the legal moves that extend the steps already made, the one the evaluator
 rates best (deterministic; tens of microseconds). :func:`first_legal_policy` (the first such
 move in the engine's canonical order) and any callable ``policy(position, dice,

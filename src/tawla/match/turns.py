@@ -430,7 +430,7 @@ class TurnsMixin(GamesMixin):
 
     # ------------------------------------------------------------------ timeout completion
     def _timeout_policy(self):
-        if self._policy is None:  # the ply0 bot, built on the first timeout that needs it
+        if self._policy is None:  # the default bot policy, built on the first timeout that needs it
             self._policy = bot_policy(self.ruleset)
         return self._policy
 

@@ -51,13 +51,15 @@ fast_bearoff = _bearoff
 """The compiled bear-off database builders, or None (the evaluation layer then builds the
 tables in Python)."""
 fast_eval = _evaluate_c
+fast_net = _fast if _fast is not None and hasattr(_fast, "net_train") else None
+"""The neural evaluators of csrc/tw_net*.c (inputs, outputs, TD(0) training), or None."""
 """The compiled evaluators, or None (the evaluation layer then uses its numpy twins)."""
 
 __all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
            "legal_sequences", "legal_moves", "count_moves", "validate_rows", "is_over", "next_turn_row",
            "game_result", "expand", "expand_all_rolls", "playout", "turn_engine", "turn_steps", "turn_lit",
            "turn_step", "turn_finals", "play_hops", "throw_dice", "throw_dice_saving", "rng_restore", "step_tuples",
-           "format_steps", "fast_bearoff", "fast_eval"]
+           "format_steps", "fast_bearoff", "fast_eval", "fast_net", "game_results"]
 
 
 def available() -> bool:
@@ -147,6 +149,24 @@ def is_over(row: bytes, r: Ruleset) -> bool:
     if _fast is not None:
         return _fast.is_over(row, _turn_params(r))
     return _ref_scoring.game_result(r, row) is not None
+
+
+def game_results(rows: np.ndarray, r: Ruleset) -> tuple:
+    """``(over bool[N], winner int8[N], points int16[N])`` of valid packed rows: the winner
+    relative to each row (0 its side to move, 1 the other, -1 a draw or no result yet) and the
+    points it scores (cube 1); one compiled call where built."""
+    if _fast is not None:
+        over, winner, _kind, points = _fast.game_results(np.ascontiguousarray(rows, dtype=np.uint8), _turn_params(r))
+        return over, winner, points
+    n = len(rows)
+    over, winner, points = np.zeros(n, bool), np.full(n, -1, np.int8), np.zeros(n, np.int16)
+    for i in range(n):
+        res = _ref_scoring.game_result(r, bytes(rows[i]))
+        if res is not None:
+            over[i] = True
+            winner[i] = -1 if res.winner is None else res.winner
+            points[i] = res.points
+    return over, winner, points
 
 
 def next_turn_row(after: bytes, r: Ruleset) -> tuple:

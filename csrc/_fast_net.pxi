@@ -1,0 +1,152 @@
+# Included by _fast.pyx: the neural evaluators of csrc/tw_net.h — their inputs, their outputs
+# over batches of rows, and TD(0) self-play training — for tawla.evaluation.net.
+
+tw_eval_init()  # the shot tables of the hand features (this module's copy of the engine)
+
+NET_INPUTS = TW_NET_NI
+"""The number of inputs of a neural evaluator (csrc/tw_net.h gives their layout)."""
+NET_OUTPUTS = TW_NET_NO
+NET_MAX_HIDDEN = TW_NET_MAXH
+
+
+cdef tw_net _net_view(const float[:, ::1] w1, const float[::1] b1, const float[:, ::1] w2,
+                      const float[::1] b2) except *:
+    cdef tw_net n
+    cdef Py_ssize_t nh = w1.shape[1]
+    if (w1.shape[0] != TW_NET_NI or not 1 <= nh <= TW_NET_MAXH or b1.shape[0] != nh
+            or w2.shape[0] != TW_NET_NO or w2.shape[1] != nh or b2.shape[0] != TW_NET_NO):
+        raise InvalidArgument(
+            f"network weights must be float32 w1[{TW_NET_NI}, H], b1[H], w2[{TW_NET_NO}, H], "
+            f"b2[{TW_NET_NO}] with 1 <= H <= {TW_NET_MAXH}; got w1[{w1.shape[0]}, {w1.shape[1]}], "
+            f"b1[{b1.shape[0]}], w2[{w2.shape[0]}, {w2.shape[1]}], b2[{b2.shape[0]}]")
+    n.nh = <int> nh
+    n.w1 = <float *> &w1[0, 0]
+    n.b1 = <float *> &b1[0]
+    n.w2 = <float *> &w2[0, 0]
+    n.b2 = <float *> &b2[0]
+    return n
+
+
+def net_inputs(const uint8_t[:, ::1] positions, Params params, bint checked=True):
+    """The inputs of packed rows (mover's seat), dense: float32[N, NET_INPUTS].
+
+    Raises
+    ------
+    InvalidPosition
+        A row that is not a position of the ruleset (when ``checked``).
+    """
+    cdef Py_ssize_t i, j, n = positions.shape[0]
+    cdef int m
+    cdef int idx[TW_NET_NI]
+    cdef float val[TW_NET_NI]
+    if checked:
+        _validate_batch(params, positions)
+    out = np.zeros((n, TW_NET_NI), dtype=np.float32)
+    cdef float[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            m = tw_net_inputs(&params.p, &positions[i, 0], idx, val)
+            for j in range(m):
+                o[i, idx[j]] = val[j]
+    return out
+
+
+def net_outputs(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1,
+                const float[::1] b1, const float[:, ::1] w2, const float[::1] b2, bint checked=True):
+    """The network's outputs (float32[N, NET_OUTPUTS], tw_net.h) for packed rows.
+
+    Raises
+    ------
+    InvalidArgument
+        Weights of other shapes.
+    InvalidPosition
+        A row that is not a position of the ruleset (when ``checked``).
+    """
+    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef Py_ssize_t i, n = positions.shape[0]
+    cdef float h[TW_NET_MAXH]
+    if checked:
+        _validate_batch(params, positions)
+    out = np.zeros((n, TW_NET_NO), dtype=np.float32)
+    cdef float[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            tw_net_row(&params.p, &net, &positions[i, 0], h, &o[i, 0])
+    return out
+
+
+def net_columns(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1,
+                const float[::1] b1, const float[:, ::1] w2, const float[::1] b2, bint checked=True):
+    """The six evaluation columns (float64[N, 6]: equity, win, win gammon, win backgammon,
+    lose gammon, lose backgammon) the network gives packed rows, every row through the network.
+
+    Raises
+    ------
+    InvalidArgument, InvalidPosition
+        As for :func:`net_outputs`.
+    """
+    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef Py_ssize_t i, n = positions.shape[0]
+    cdef float h[TW_NET_MAXH]
+    cdef float o[TW_NET_NO]
+    if checked:
+        _validate_batch(params, positions)
+    out = np.zeros((n, 6), dtype=np.float64)
+    cdef double[:, ::1] c = out
+    with nogil:
+        for i in range(n):
+            tw_net_row(&params.p, &net, &positions[i, 0], h, o)
+            tw_net_columns(&params.p, o, &c[i, 0])
+    return out
+
+
+def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, float[::1] b2,
+              long n_games, unsigned long long seed, float alpha, long max_turns=10000):
+    """TD(0) self-play (csrc/tw_net_train.c): ``n_games`` games, the weights updated in place.
+
+    Parameters
+    ----------
+    params : Params
+    w1, b1, w2, b2 : float32 arrays (writable, C order)
+        The network, shapes as :func:`net_outputs` takes them.
+    n_games : int
+    seed : int
+        Seed of the dice (xoshiro256**); equal seeds and weights give equal runs.
+    alpha : float
+        Step size of the gradient steps.
+    max_turns : int
+        Cap per game; a game cut there is unfinished (winner -1, points 0).
+
+    Returns
+    -------
+    length : int32[n_games]
+        Turns played per game.
+    winner : int8[n_games]
+        0 the player who moved first, 1 the other, -1 a draw or an unfinished game.
+    points : int16[n_games]
+        The points the winner scored (cube 1).
+
+    Raises
+    ------
+    InvalidArgument
+        Weights of other shapes, ``n_games`` < 0 or ``alpha`` not in (0, 10].
+    """
+    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef int ok
+    if n_games < 0:
+        raise InvalidArgument(f"n_games must be >= 0, not {n_games}")
+    if not 0.0 < alpha <= 10.0:
+        raise InvalidArgument(f"alpha must be in (0, 10], not {alpha}")
+    length = np.zeros(n_games, dtype=np.int32)
+    winner = np.zeros(n_games, dtype=np.int8)
+    points = np.zeros(n_games, dtype=np.int16)
+    cdef int32_t[::1] L = length
+    cdef int8_t[::1] W = winner
+    cdef int16_t[::1] S = points
+    if n_games == 0:
+        return length, winner, points
+    with nogil:
+        ok = tw_net_train(&params.p, &net, n_games, seed, alpha, max_turns, &L[0], &W[0], &S[0])
+    if not ok:
+        raise MemoryError()
+    return length, winner, points

@@ -1,0 +1,81 @@
+/*
+ * The neural evaluators' arithmetic (tw_net.h): a sparse first layer (each nonzero input adds
+ * its row of weights, contiguous, so the compiler vectorises it), sigmoid hidden units, sigmoid
+ * outputs; the outputs as evaluation columns; one TD gradient step.
+ */
+#include <math.h>
+#include "tw_net.h"
+
+TW_INLINE float tw_sigmoid(float z) {
+    if (z > 30.0f) z = 30.0f;
+    else if (z < -30.0f) z = -30.0f;
+    return 1.0f / (1.0f + expf(-z));
+}
+
+void tw_net_forward(const tw_net *n, const int *idx, const float *val, int m, float *h, float *o) {
+    int nh = n->nh, i, j, k;
+    float acc[TW_NET_MAXH];
+    memcpy(acc, n->b1, sizeof(float) * (size_t)nh);
+    for (i = 0; i < m; i++) {
+        const float *w = n->w1 + (size_t)idx[i] * (size_t)nh;
+        float v = val[i];
+        if (v == 1.0f) { for (j = 0; j < nh; j++) acc[j] += w[j]; }
+        else { for (j = 0; j < nh; j++) acc[j] += v * w[j]; }
+    }
+    for (j = 0; j < nh; j++) h[j] = tw_sigmoid(acc[j]);
+    for (k = 0; k < TW_NET_NO; k++) {
+        const float *w = n->w2 + (size_t)k * (size_t)nh;
+        float z = n->b2[k];
+        for (j = 0; j < nh; j++) z += w[j] * h[j];
+        o[k] = tw_sigmoid(z);
+    }
+}
+
+void tw_net_row(const tw_params *P, const tw_net *n, const uint8_t *row, float *h, float *o) {
+    int idx[TW_NET_NI];
+    float val[TW_NET_NI];
+    int m = tw_net_inputs(P, row, idx, val);
+    tw_net_forward(n, idx, val, m, h, o);
+}
+
+void tw_net_columns(const tw_params *P, const float *o, double *out) {
+    double win = o[0], wg = o[1], wbg = o[2], lg = o[3], lbg = o[4];
+    if (wg > win) wg = win;
+    if (lg > 1.0 - win) lg = 1.0 - win;
+    if (P->scoring == TW_SCORE_CHECKERS_LEFT) {
+        out[0] = 15.0 * (wbg - lbg);
+        wbg = lbg = 0.0;
+    } else {
+        if (P->scoring != TW_SCORE_CUBE) { wbg = lbg = 0.0; }
+        if (wbg > wg) wbg = wg;
+        if (lbg > lg) lbg = lg;
+        out[0] = 2.0 * win - 1.0 + wg - lg + wbg - lbg;
+    }
+    out[1] = win; out[2] = wg; out[3] = wbg; out[4] = lg; out[5] = lbg;
+}
+
+double tw_net_equity(const tw_params *P, const float *o) {
+    if (P->scoring == TW_SCORE_CHECKERS_LEFT) return 15.0 * ((double)o[2] - (double)o[4]);
+    if (P->scoring == TW_SCORE_CUBE)
+        return 2.0 * o[0] - 1.0 + (double)o[1] - o[3] + (double)o[2] - o[4];
+    return 2.0 * o[0] - 1.0 + (double)o[1] - o[3];
+}
+
+void tw_net_backprop(tw_net *n, const int *idx, const float *val, int m, const float *h,
+                     const float *o, const float *t, float alpha) {
+    int nh = n->nh, i, j, k;
+    float dk[TW_NET_NO], dh[TW_NET_MAXH];
+    for (k = 0; k < TW_NET_NO; k++) dk[k] = (t[k] - o[k]) * o[k] * (1.0f - o[k]);
+    for (j = 0; j < nh; j++) dh[j] = 0.0f;
+    for (k = 0; k < TW_NET_NO; k++) {
+        float *w = n->w2 + (size_t)k * (size_t)nh, d = dk[k], ad = alpha * dk[k];
+        for (j = 0; j < nh; j++) { dh[j] += d * w[j]; w[j] += ad * h[j]; }
+        n->b2[k] += ad;
+    }
+    for (j = 0; j < nh; j++) dh[j] *= alpha * h[j] * (1.0f - h[j]);
+    for (j = 0; j < nh; j++) n->b1[j] += dh[j];
+    for (i = 0; i < m; i++) {
+        float *w = n->w1 + (size_t)idx[i] * (size_t)nh, v = val[i];
+        for (j = 0; j < nh; j++) w[j] += v * dh[j];
+    }
+}

@@ -1,0 +1,82 @@
+"""``tawla train``: train a neural evaluator by TD(0) self-play, with a progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ..training.td import TrainConfig, plot_curve, train
+from .arguments import RULESET_HELP, positive
+
+__all__ = ["add_parser", "run"]
+
+HELP = "train a neural evaluator by self-play"
+DESCRIPTION = (
+    "Train the network of a ruleset by TD(0) self-play on the compiled engine: --games games in "
+    "chunks, a checkpoint (--output, a .npz weights file) after each chunk, resumed when the file "
+    "exists with the same options. Every --eval-every games the network plays --eval-pairs pairs "
+    "of duplicate-dice games against the heuristic evaluator at 0 ply; --curve writes that "
+    "learning curve as a PNG (needs matplotlib). The same options give the same weights."
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Register ``train`` on the ``tawla`` parser's subparsers."""
+    p = subparsers.add_parser("train", help=HELP, description=DESCRIPTION)
+    p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)
+    p.add_argument("--games", type=positive, default=100_000, help="self-play games (default: 100000)")
+    p.add_argument("--hidden", type=positive, default=80, help="hidden units, 1..512 (default: 80)")
+    p.add_argument("--seed", type=int, default=1, help="seeds the weights and the dice (default: 1)")
+    p.add_argument("--alpha", type=float, default=0.1, help="step size at the start (default: 0.1)")
+    p.add_argument("--alpha-end", type=float, default=0.02, help="step size at the end (default: 0.02)")
+    p.add_argument("--chunk", type=positive, default=2000, help="games per checkpoint (default: 2000)")
+    p.add_argument("--eval-every", type=int, default=20_000,
+                   help="games between strength measurements, 0 for none (default: 20000)")
+    p.add_argument("--eval-pairs", type=positive, default=500, help="game pairs per measurement (default: 500)")
+    p.add_argument("--max-turns", type=positive, default=10_000, help="turns after which a game is cut (default: 10000)")
+    p.add_argument("-o", "--output", required=True, help="the weights file (.npz) to write and resume from")
+    p.add_argument("--no-resume", action="store_true", help="start again even if --output exists")
+    p.add_argument("--curve", default=None, help="write the learning curve to this PNG")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    """Train, checkpointing to ``--output``; exit status 0.
+
+    Raises
+    ------
+    tawla.errors.UnsupportedRuleset
+        An unknown ``--ruleset``.
+    tawla.errors.ConfigError
+        No compiled engine, a checkpoint of other options, no matplotlib for ``--curve``.
+    tawla.errors.InvalidArgument
+        Options out of range.
+    """
+    cfg = TrainConfig(ruleset=args.ruleset, games=args.games, hidden=args.hidden, seed=args.seed,
+                      alpha=args.alpha, alpha_end=args.alpha_end, chunk=args.chunk,
+                      eval_every=args.eval_every, eval_pairs=args.eval_pairs, max_turns=args.max_turns)
+    cmd = "tawla train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else None
+    if cmd:
+        cfg.extra["command"] = cmd
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]} games/s  {task.fields[last]}"), TimeRemainingColumn())
+    with Progress(*columns, disable=args.no_progress, transient=False) as bar:
+        task = bar.add_task(f"train {args.ruleset}", total=args.games, rate="", last="")
+
+        def progress(done: int, total: int, info: dict) -> None:
+            last = info["curve"][-1] if info["curve"] else None
+            text = f"vs heuristic {last[1]:+.3f} ± {last[2]:.3f} at {last[0]}" if last else ""
+            bar.update(task, completed=done, rate=f"{info['games_per_s']:.0f}", last=text)
+
+        net = train(cfg, args.output, resume=not args.no_resume, progress=progress)
+    curve = net.meta.get("curve") or []
+    if curve:
+        print(f"{args.output}: {net.meta['games']} games; vs the heuristic 0-ply: "
+              f"{curve[-1][1]:+.3f} ± {curve[-1][2]:.3f} points a game", file=sys.stderr)
+    if args.curve:
+        plot_curve(net, args.curve)
+    return 0

@@ -1,0 +1,187 @@
+"""TD(0) self-play training of a :class:`~tawla.evaluation.NetEvaluator`, in chunks of games run
+by the compiled trainer (``csrc/tw_net_train.c``), with checkpoints and a learning curve.
+
+Each chunk of ``chunk`` games has its own dice seed (from the run's seed and the chunk's
+number) and step size (``alpha`` decaying geometrically to ``alpha_end`` over the run), so a run
+resumed from its checkpoint continues exactly as if it had not stopped. Every ``eval_every``
+games the network plays ``eval_pairs`` pairs of duplicate-dice games at 0 ply against the
+ruleset's heuristic evaluator (:data:`tawla.evaluation.CONTACT_MODELS`), and the learning curve
+(games, points a game, 95% half-width) goes into the checkpoint's ``meta``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .. import native
+from ..errors import ConfigError, InvalidArgument
+from ..evaluation.net import NetEvaluator
+from ..rules import RulesetLike, get_ruleset
+from .duel import duel, evaluator_player
+
+__all__ = ["TrainConfig", "train", "chunk_seed", "plot_curve"]
+
+
+@dataclass
+class TrainConfig:
+    """What a training run is: everything that decides its result.
+
+    Attributes
+    ----------
+    ruleset : str
+    games : int
+        Self-play games in all.
+    hidden : int
+        Hidden units (1..512).
+    seed : int
+        Seed of the initial weights and of every chunk's dice.
+    alpha, alpha_end : float
+        Step size at the start and at the end (geometric decay per chunk).
+    chunk : int
+        Games per compiled call (and per checkpoint).
+    eval_every : int
+        Games between strength measurements (0: none).
+    eval_pairs : int
+        Duplicate-dice game pairs per measurement.
+    max_turns : int
+        Turns after which a self-play game is cut (no update for its last position).
+    """
+
+    ruleset: str
+    games: int = 100_000
+    hidden: int = 80
+    seed: int = 1
+    alpha: float = 0.1
+    alpha_end: float = 0.02
+    chunk: int = 2000
+    eval_every: int = 20_000
+    eval_pairs: int = 500
+    max_turns: int = 10_000
+    extra: dict = field(default_factory=dict)
+
+    def check(self) -> None:
+        """Raises :class:`tawla.errors.InvalidArgument` for values out of range."""
+        get_ruleset(self.ruleset)
+        if self.games < 0 or self.chunk < 1 or self.eval_every < 0 or self.eval_pairs < 1 or self.max_turns < 1:
+            raise InvalidArgument("games >= 0, chunk >= 1, eval_every >= 0, eval_pairs >= 1 and max_turns >= 1 "
+                                  "are required")
+        if not 1 <= self.hidden <= 512:
+            raise InvalidArgument(f"hidden must be 1..512, not {self.hidden}")
+        if not (0 < self.alpha_end <= self.alpha <= 10):
+            raise InvalidArgument(f"need 0 < alpha_end <= alpha <= 10, not {self.alpha_end}, {self.alpha}")
+
+
+def chunk_seed(seed: int, k: int) -> int:
+    """The dice seed of chunk ``k`` of a run seeded ``seed`` (64-bit)."""
+    return int(np.random.SeedSequence([seed, k]).generate_state(1, np.uint64)[0])
+
+
+def _alpha(cfg: TrainConfig, done: int) -> float:
+    frac = min(done / cfg.games, 1.0) if cfg.games else 1.0
+    return float(cfg.alpha * (cfg.alpha_end / cfg.alpha) ** frac)
+
+
+def train(cfg: TrainConfig, checkpoint: str | os.PathLike | None = None, *, resume: bool = True,
+          progress: Callable[[int, int, dict], None] | None = None) -> NetEvaluator:
+    """Run (or resume) a training run.
+
+    Parameters
+    ----------
+    cfg : TrainConfig
+    checkpoint : path, optional
+        Written after every chunk (atomically: a temporary file, then a rename). With
+        ``resume`` and an existing file of the same configuration, the run continues from it.
+    progress : callable, optional
+        ``progress(done, total, info)`` after every chunk; ``info`` has ``games_per_s`` and the
+        last strength measurement (``curve``).
+
+    Returns
+    -------
+    NetEvaluator
+        ``meta`` holds the configuration, ``games`` done, ``curve`` ([games, points, ci95] rows)
+        and ``seconds`` of training.
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        No compiled trainer (``TAWLA_NO_NATIVE`` or no C compiler at install), or a checkpoint
+        of another configuration.
+    tawla.errors.InvalidArgument
+        A configuration out of range.
+    """
+    cfg.check()
+    if native.fast_net is None:
+        raise ConfigError("training needs the compiled engine (tawla.native.fast_net)")
+    r = get_ruleset(cfg.ruleset)
+    conf = {k: v for k, v in vars(cfg).items() if k != "extra"}
+    net = None
+    if checkpoint is not None and resume and Path(checkpoint).exists():
+        net = NetEvaluator.load(checkpoint)
+        defaults = {k: v for k, v in vars(TrainConfig(ruleset=cfg.ruleset)).items() if k != "extra"}
+        if {**defaults, **(net.meta.get("config") or {})} != conf:  # fields newer than the file: defaults
+            raise ConfigError(f"checkpoint {checkpoint} was made by another configuration: {net.meta.get('config')}")
+    if net is None:
+        net = NetEvaluator.initial(r, cfg.hidden, cfg.seed)
+        net.meta.update({"config": conf, "games": 0, "curve": [], "seconds": 0.0, **cfg.extra})
+    params = native.params(r)
+    opponent = evaluator_player(r)
+    done = int(net.meta["games"])
+    while done < cfg.games:
+        n = min(cfg.chunk, cfg.games - done)
+        t0 = time.process_time()
+        native.fast_net.net_train(params, net.w1, net.b1, net.w2, net.b2, n,
+                                  chunk_seed(cfg.seed, done // cfg.chunk), _alpha(cfg, done), cfg.max_turns)
+        dt = time.process_time() - t0
+        done += n
+        net.meta["games"] = done
+        net.meta["seconds"] = float(net.meta["seconds"]) + dt
+        if cfg.eval_every and (done % cfg.eval_every < n or done == cfg.games):
+            res = duel(r, evaluator_player(r, net), opponent, cfg.eval_pairs, seed=cfg.seed,
+                       max_plies=min(cfg.max_turns, 3000))
+            net.meta["curve"].append([done, round(res.mean, 4), round(res.ci95, 4)])
+        if checkpoint is not None:
+            _save_atomic(net, checkpoint)
+        if progress is not None:
+            progress(done, cfg.games, {"games_per_s": n / dt if dt > 0 else 0.0, "curve": net.meta["curve"]})
+    return net
+
+
+def _save_atomic(net: NetEvaluator, path) -> None:
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    net.save(tmp)
+    os.replace(tmp, path)
+
+
+def plot_curve(net: NetEvaluator, path) -> None:
+    """The learning curve of ``net.meta`` as a PNG (matplotlib, the ``train`` extra).
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        matplotlib is not installed, or the network has no curve.
+    """
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ConfigError("the learning curve needs matplotlib: pip install 'tawla-engine[train]'") from None
+    curve = np.asarray(net.meta.get("curve") or [], dtype=float)
+    if curve.size == 0:
+        raise ConfigError("the network has no learning curve (eval_every was 0)")
+    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
+    ax.errorbar(curve[:, 0], curve[:, 1], yerr=curve[:, 2], marker="o", capsize=3)
+    ax.axhline(0.0, color="grey", lw=0.8)
+    ax.set_xlabel("self-play games")
+    ax.set_ylabel("points a game vs the heuristic 0-ply")
+    ax.set_title(f"{net.ruleset.name}: {net.hidden} hidden units")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
