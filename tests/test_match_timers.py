@@ -56,9 +56,10 @@ class TestTimeouts:
             return
         raise AssertionError("no seed with a choice")
 
-    def test_default_policy_is_the_ply0_bot_not_the_first_move(self):
-        """On timeout at the start of a move the default plays the ply0 bot's move, here
-        one that is not the first legal move; first_legal_policy plays the first."""
+    def test_default_policy_is_the_net0_bot_not_the_first_move(self):
+        """On timeout at the start of a move the default plays the net0 bot's move (the shipped
+        backgammon network), here one that is not the first legal move; first_legal_policy
+        plays the first."""
         c = Clock(0)
         for seed in range(60):
             m = Match("bg", tawla.get_house("international", turn_time=60), 7, rng=seed, clock=c)
@@ -66,7 +67,7 @@ class TestTimeouts:
                 continue
             pos, dice = m.turn_start_position, m.dice
             cands = m.legal_moves()
-            bot_move = tawla.Bot(m.ruleset, "ply0").choose(pos, dice)
+            bot_move = tawla.Bot(m.ruleset, "net0").choose(pos, dice)
             if bot_move.after == cands[0].after:
                 continue
             m2 = Match("bg", tawla.get_house("international", turn_time=60), 7, rng=seed, clock=c,

@@ -105,8 +105,15 @@ def net_inputs(rows: np.ndarray, ruleset) -> np.ndarray:
     return x.astype(np.float32)
 
 
+_SIG_RANGE, _SIG_STEPS = 16, 128
+_SIG_X = -_SIG_RANGE + np.arange(2 * _SIG_RANGE * _SIG_STEPS + 2) / _SIG_STEPS
+_SIG_Y = (1.0 / (1.0 + np.exp(-_SIG_X))).astype(np.float32).astype(np.float64)
+
+
 def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0)))
+    """The logistic function as the compiled evaluator computes it: linear interpolation in a
+    table on [-16, 16], 128 entries a unit (within 1e-6 of the exact function)."""
+    return np.interp(z, _SIG_X[:-1], _SIG_Y[:-1])
 
 
 def net_columns(o: np.ndarray, r: Ruleset) -> np.ndarray:

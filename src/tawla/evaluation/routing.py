@@ -23,6 +23,8 @@ scoring, neither of tawla31's §5.5 and §5.6) is evaluated in one compiled pass
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -140,7 +142,7 @@ def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True, contact: Eval
         rows = np.ascontiguousarray(check_rows(rows))
         native.validate_rows(rows, r)
     rows = np.asarray(rows)
-    model = CONTACT_MODELS[r.name] if contact is None else contact
+    model: Any = CONTACT_MODELS[r.name] if contact is None else contact
     if len(rows) and _compiled_pass(model, r):
         one, _, _, two = eval_tables()
         out, _race = native.fast_eval.eval_bg(np.ascontiguousarray(rows), model.weights, r.scoring == "cube",
