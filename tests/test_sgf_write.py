@@ -23,7 +23,7 @@ from tawla.formats.record import MatchRecord
 from tawla.formats.sgf import _parse_trees, parse_sgf, read_sgf, sgf_point
 from tawla.formats.sgf_write import play_pairs, point_letter, write_sgf
 
-from conftest import shared_path
+from conftest import require_module, shared_path
 from test_notation_roundtrip import _drive
 
 SUBSET = [  # 59 games: gnubg's .sgf and .mat, Jellyfish .txt, resignations, an illegal-play dump, a money session
@@ -154,3 +154,48 @@ def test_matches_write_sgf_that_replays_as_their_mat(ruleset, house, length, see
     assert sgf.variation == mat.variation and sgf.headers.get("Ruleset options") == mat.headers.get("Ruleset options")
     assert replayed(sgf) == replayed(mat)
     assert analyze_record(sgf).ok
+
+
+def gnubg_positions(text: str, gnubg_nn) -> list:
+    """Per game tree, the gnubg Position ID before each roll, with the SGF loaded the way
+    gnubg's loader does it (not through tawla's reader): each pair of letters moves one
+    checker of the player's own board (``a`` + point for W, ``x`` - point for B, ``y`` the
+    bar, ``z`` off), a lone opponent checker on its destination goes to the bar; the IDs are
+    gnubg_nn's own encoding of the board (``[opponent, player on roll]``)."""
+    games = []
+    for tree in re.findall(r"\(;FF\[4\]GM\[6\].*?\n\)", text, re.S):
+        board = [[0] * 25 for _ in range(2)]
+        for side in board:
+            for point, n in {23: 2, 12: 5, 7: 3, 5: 5}.items():
+                side[point] = n
+        ids = []
+        for colour, value in re.findall(r"\n;([WB])\[([^\]]*)\]", tree):
+            m = re.fullmatch(r"[1-6][1-6]((?:[a-z]{2}){0,4})", value)
+            if m is None:
+                continue
+            me = "WB".index(colour)
+            ids.append(gnubg_nn.position_id([board[1 - me], board[me]]))
+            for i in range(0, len(m[1]), 2):
+                src, dst = (24 if c == "y" else -1 if c == "z" else ord(c) - 97 if me == 0 else 120 - ord(c)
+                            for c in m[1][i:i + 2])
+                board[me][src] -= 1
+                if dst >= 0:
+                    board[me][dst] += 1
+                    if board[1 - me][23 - dst] == 1:
+                        board[1 - me][23 - dst], board[1 - me][24] = 0, board[1 - me][24] + 1
+        games.append(ids)
+    return games
+
+
+def test_sgf_read_as_gnubg_reads_it_gives_the_replayed_positions():
+    gnubg_nn = require_module("gnubg_nn")
+    bg = tawla.get_ruleset("backgammon")
+    folder = shared_path("data", "matches")
+    records = [read_record(folder / name) for name in ("gnubgparser/gnubg_selfplay_drops_7p.mat",
+                                                       "bglab-galaxy/galaxy_5pt_match10030560.txt")]
+    records.append(_drive(tawla.Match("bg", "international", 3, rng=5), np.random.default_rng(5)).to_match_record())
+    for record in records:
+        rep = analyze_record(record)
+        want = [[tawla.Position.from_id(g.decisions.tawla_id(i), bg).gnubg_id() for i in range(len(g.decisions))]
+                for g in rep.games]
+        assert gnubg_positions(write_sgf(record), gnubg_nn) == want
