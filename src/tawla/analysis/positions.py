@@ -48,7 +48,8 @@ _ORDER = [1, 2, 3, 4, 5, 0]  # tawla.evaluate's columns (equity first) in VALUE_
 
 
 def parse_position(text: str, ruleset: RulesetLike) -> Position:
-    """A position from a gnubg Position ID (14 chars), an XGID, or a tawla ID (40 chars).
+    """A position from a gnubg Position ID (14 chars), an XGID, or a tawla ID (40 chars): a
+    line of a position file, or a position on the ``tawla`` command line.
 
     Parameters
     ----------
