@@ -147,6 +147,19 @@ def _die_on(item, *, victim):
     return item * item
 
 
+def _die_once(item, *, victim, marker):
+    if item == victim and not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(3)
+    return item * item
+
+
+def test_a_task_whose_worker_died_once_is_retried(tmp_path):
+    task = functools.partial(_die_once, victim=2, marker=str(tmp_path / "died"))
+    assert list(map_ordered(task, range(6), 2, in_flight=1)) == [(i, i * i, None) for i in range(6)]
+    assert (tmp_path / "died").exists()
+
+
 def test_a_task_that_kills_its_worker_twice_is_given_back_with_the_error():
     got = list(map_ordered(functools.partial(_die_on, victim=3), range(8), 2, in_flight=1))
     assert [(i, r) for i, r, e in got if e is None] == [(i, i * i) for i in range(8) if i != 3]

@@ -210,6 +210,7 @@ def map_ordered(task: Callable, items: Iterable, workers: int, *,
     source = iter(items)
     limit = max(1, workers) * max(1, in_flight)
     done: dict[int, tuple[Any, Any, BaseException | None]] = {}
+    again: deque[tuple[int, Any]] = deque()  # never started when a pool broke: sent again
     nxt = sent = 0
     exhausted = False
     while True:
@@ -218,17 +219,20 @@ def map_ordered(task: Callable, items: Iterable, workers: int, *,
         pool = ProcessPoolExecutor(max(1, workers), mp_context=pool_context())
         try:
             while True:
-                while not suspects and not exhausted and len(flight) + len(done) < limit:
+                while not suspects and (again or not exhausted) and len(flight) + len(done) < limit:
+                    if again:
+                        i, item = again.popleft()
+                    else:
+                        try:
+                            item = next(source)
+                        except StopIteration:
+                            exhausted = True
+                            break
+                        i, sent = sent, sent + 1
                     try:
-                        item = next(source)
-                    except StopIteration:
-                        exhausted = True
-                        break
-                    sent += 1
-                    try:
-                        flight[pool.submit(task, item)] = (sent - 1, item)
+                        flight[pool.submit(task, item)] = (i, item)
                     except BrokenProcessPool:  # a worker died since the last wait
-                        suspects.append((sent - 1, item))
+                        suspects.append((i, item))
                 if suspects or not flight:
                     break
                 finished, _ = wait(flight, return_when=FIRST_COMPLETED)
@@ -243,11 +247,14 @@ def map_ordered(task: Callable, items: Iterable, workers: int, *,
                     nxt += 1
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
-        for fut, (i, item) in flight.items():  # the pool broke: the others in flight are suspects too
-            error = fut.exception() if fut.done() and not fut.cancelled() else BrokenProcessPool("cancelled")
+        for fut, (i, item) in sorted(flight.items(), key=lambda f: f[1][0]):  # the pool broke
+            if fut.cancelled():
+                again.append((i, item))
+                continue
+            error = fut.exception()
             if error is None:
                 done[i] = (item, fut.result(), None)
-            elif isinstance(error, BrokenProcessPool) or fut.cancelled():
+            elif isinstance(error, BrokenProcessPool):  # in flight when it broke: a suspect too
                 suspects.append((i, item))
             else:
                 raise error
@@ -256,7 +263,7 @@ def map_ordered(task: Callable, items: Iterable, workers: int, *,
         while nxt in done:
             yield done.pop(nxt)
             nxt += 1
-        if exhausted and not suspects:
+        if exhausted and not suspects and not again:
             return
 
 
