@@ -90,6 +90,21 @@ def test_gnubg_files_come_back_as_gnubg_wrote_them():
             assert moves[0] == moves[1], path
 
 
+def _moves(text: str) -> list:
+    return [[(k, n[k]) for n in nodes[1:] for k in ("W", "B") if k in n] for nodes in _parse_trees(text)]
+
+
+@pytest.mark.parametrize("mat,sgf", [("gnubgparser/gnubg_7p_2025-11-08-2305.mat", "gnubgparser/gnubg_7p_2025-11-08-2305.sgf"),
+                                     ("gnubg-scripts/gnubg_vs_human_3pt_2023-09-01.mat",
+                                      "gnubg-scripts/gnubg_vs_human_3pt_2023-09-01.sgf")])
+def test_a_mat_export_of_gnubg_becomes_the_sgf_gnubg_saved(mat, sgf):
+    """The same matches saved by gnubg as .mat and as .sgf: the .mat written as SGF has gnubg's
+    nodes, one for one (the dice, one pair of letters per die in gnubg's order, the cube)."""
+    folder = shared_path("data", "matches")
+    theirs = _moves((folder / sgf).read_text(encoding="utf-8"))
+    assert _moves(write_sgf(read_record(folder / mat))) == theirs and sum(map(len, theirs)) > 150
+
+
 def _check_dialect(text: str) -> None:
     trees = _parse_trees(text)
     assert text.startswith("(;FF[4]GM[6]CA[UTF-8]AP[tawla:") and text.count("(;FF[4]GM[6]") == len(trees)
