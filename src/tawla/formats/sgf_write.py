@@ -33,7 +33,8 @@ that holds no opponent checker when both are open: a hit on the way is written i
 ``24/18*/17``). Cube actions are ``double``, ``take`` and ``drop`` nodes of their player; a
 resignation is the ``R`` of ``RE``. Text that is no play (garbage a site wrote in place of
 one) is kept as the node's value, which gnubg skips and :func:`tawla.formats.sgf.parse_sgf`
-reads back as the same illegal action.
+reads back as the same illegal action. gnubg's analysis properties (``A``, ``DA``, ``GS``,
+``LU``, the skill marks), which the reader skips, are not written.
 """
 
 from __future__ import annotations
