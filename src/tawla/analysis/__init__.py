@@ -10,7 +10,8 @@ counts, and the rank and equity loss of the played move under an evaluator
 :mod:`tawla.analysis.report`. Many files are cut into chunks analysed from their contents
 (:mod:`tawla.analysis.chunks`), on a local process pool (:mod:`tawla.analysis.parallel`) or
 on a Dask cluster (:mod:`tawla.analysis.dask_run`, the optional ``dask`` extra, imported by
-nothing here), with the reports of a run on one process.
+nothing here), with the reports of a run on one process. Files of positions are evaluated
+in chunks the same ways (:mod:`tawla.analysis.positions`, :mod:`tawla.analysis.position_output`).
 """
 
 from .evaluators import EngineEvaluator, Evaluator, HeuristicEvaluator, default_evaluator

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import multiprocessing
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
@@ -28,13 +29,15 @@ from .chunks import ChunkTask, analyze_chunk, dead_chunk, evaluator_for, load_ch
 from .files import analyze_paths
 from .results import MatchReport
 
-__all__ = ["IN_FLIGHT_PER_WORKER", "analyze_parallel"]
+__all__ = ["IN_FLIGHT_PER_WORKER", "analyze_parallel", "pool_context", "map_ordered"]
 
 IN_FLIGHT_PER_WORKER = 2
 """Chunks sent ahead per worker process (their contents are held until they are done)."""
 
 
-def _context():
+def pool_context():
+    """The start method of the worker processes: ``forkserver`` (preloading the analysis)
+    where the platform has it, else ``spawn``."""
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
@@ -75,7 +78,7 @@ class _Run:
         the broken pool refused, taken off the queue) and how it died (``[]`` and ``""``
         when none did); the chunks never sent stay on the queue.
         """
-        pool = ProcessPoolExecutor(workers, mp_context=_context())
+        pool = ProcessPoolExecutor(workers, mp_context=pool_context())
         flight: dict[Future, tuple[int, dict]] = {}
         try:
             while queue or flight:
@@ -108,7 +111,7 @@ class _Run:
     def alone(self, i: int, why: str) -> None:
         """Run chunk ``i`` by itself on a fresh process; if that process dies too, its files
         are reported with ``error`` set (``why``: how the first one died)."""
-        pool = ProcessPoolExecutor(1, mp_context=_context())
+        pool = ProcessPoolExecutor(1, mp_context=pool_context())
         try:
             sent = self.submit(pool, i)
             if sent is None:
@@ -176,3 +179,103 @@ def analyze_parallel(paths: Sequence, *, evaluator_name: str | None = "engine", 
         assert reports is not None, "every chunk is finished, analysed or reported dead"
         out += reports
     return out
+
+
+def map_ordered(task: Callable, items: Iterable, workers: int, *,
+                in_flight: int = IN_FLIGHT_PER_WORKER) -> Iterator[tuple[Any, Any, BaseException | None]]:
+    """``task(item)`` for each item on a pool of ``workers`` processes, streamed in order.
+
+    At most ``workers * in_flight`` items are sent ahead or held finished (``items`` is read
+    lazily, so a long stream holds only those). A worker that dies breaks the pool: the
+    items that were in flight are then retried once, each alone in a fresh process, and the
+    rest go on in a fresh pool; an item whose process dies again alone is given back with
+    the error instead of a result.
+
+    Parameters
+    ----------
+    task : callable
+        A picklable function of one argument.
+    items : iterable
+        Picklable arguments.
+    workers : int
+        Processes (>= 1).
+
+    Yields
+    ------
+    (item, result, error)
+        In the order of ``items``: ``error`` None and ``result`` what ``task`` returned,
+        or ``result`` None and ``error`` the :class:`BrokenProcessPool` of the retry. An
+        exception raised by ``task`` itself is raised here.
+    """
+    source = iter(items)
+    limit = max(1, workers) * max(1, in_flight)
+    done: dict[int, tuple[Any, Any, BaseException | None]] = {}
+    again: deque[tuple[int, Any]] = deque()  # never started when a pool broke: sent again
+    nxt = sent = 0
+    exhausted = False
+    while True:
+        suspects: list[tuple[int, Any]] = []
+        flight: dict[Future, tuple[int, Any]] = {}
+        pool = ProcessPoolExecutor(max(1, workers), mp_context=pool_context())
+        try:
+            while True:
+                while not suspects and (again or not exhausted) and len(flight) + len(done) < limit:
+                    if again:
+                        i, item = again.popleft()
+                    else:
+                        try:
+                            item = next(source)
+                        except StopIteration:
+                            exhausted = True
+                            break
+                        i, sent = sent, sent + 1
+                    try:
+                        flight[pool.submit(task, item)] = (i, item)
+                    except BrokenProcessPool:  # a worker died since the last wait
+                        suspects.append((i, item))
+                if suspects or not flight:
+                    break
+                finished, _ = wait(flight, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    i, item = flight.pop(fut)
+                    try:
+                        done[i] = (item, fut.result(), None)
+                    except BrokenProcessPool:
+                        suspects.append((i, item))
+                while nxt in done:
+                    yield done.pop(nxt)
+                    nxt += 1
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        for fut, (i, item) in sorted(flight.items(), key=lambda f: f[1][0]):  # the pool broke
+            if fut.cancelled():
+                again.append((i, item))
+                continue
+            error = fut.exception()
+            if error is None:
+                done[i] = (item, fut.result(), None)
+            elif isinstance(error, BrokenProcessPool):  # in flight when it broke: a suspect too
+                suspects.append((i, item))
+            else:
+                raise error
+        for i, item in sorted(suspects, key=lambda s: s[0]):
+            done[i] = _alone(task, item)
+        while nxt in done:
+            yield done.pop(nxt)
+            nxt += 1
+        if exhausted and not suspects and not again:
+            return
+
+
+def _alone(task: Callable, item) -> tuple[Any, Any, BaseException | None]:
+    """``task(item)`` on a fresh process of its own: (item, result, None), or (item, None,
+    error) when that process dies too."""
+    pool = ProcessPoolExecutor(1, mp_context=pool_context())
+    try:
+        fut = pool.submit(task, item)
+        try:
+            return item, fut.result(), None
+        except BrokenProcessPool as e:
+            return item, None, e
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

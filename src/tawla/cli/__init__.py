@@ -3,7 +3,8 @@
 ``tawla moves ID DICE``    the legal plays of a position, ranked by a bot (gnubg Position ID, XGID or tawla ID)
 ``tawla board ID``         the board diagram of a position and its IDs (gnubg, XGID, tawla)
 ``tawla analyze FILE...``  replay and analyse match records (.mat/.txt/.sgf; dirs, globs)
-``tawla selfplay``         the engine plays itself and writes a .mat record
+``tawla evaluate FILE``    evaluate a file of positions to .csv, .jsonl or .parquet
+``tawla selfplay``         the engine plays itself and writes a .mat or .sgf record
 ``tawla train``            train a neural evaluator by self-play
 ``tawla bench``            the speed table (fast vs reference vs external engines)
 
@@ -22,7 +23,7 @@ import sys
 
 from .._version import __version__
 from ..errors import ConfigError, InvalidDice, TawlaError
-from . import analyze, bench, board, moves, selfplay, train
+from . import analyze, bench, board, evaluate, moves, selfplay, train
 from .analyze import sample_files
 
 __all__ = ["main", "build_parser", "exit_status", "sample_files", "EXIT_OK", "EXIT_BAD_DATA", "EXIT_USAGE"]
@@ -34,7 +35,7 @@ EXIT_USAGE = 2
 USAGE_ERRORS = (ConfigError, InvalidDice)
 """The :mod:`tawla.errors` classes that mean the command line itself is wrong (exit 2)."""
 
-COMMANDS = (moves, board, analyze, selfplay, train, bench)
+COMMANDS = (moves, board, analyze, evaluate, selfplay, train, bench)
 """The command modules, in the order ``tawla -h`` lists them."""
 
 

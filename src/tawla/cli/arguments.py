@@ -11,10 +11,11 @@ import argparse
 import dataclasses
 import re
 
-from ..errors import ConfigError, InvalidDice, InvalidId, TawlaError, quote
+from ..analysis.positions import parse_position
+from ..errors import ConfigError, InvalidDice, TawlaError, quote
 from ..formats.gnubg import MatchState
 from ..position import Position
-from ..rules import RulesetLike, get_ruleset
+from ..rules import RulesetLike
 
 __all__ = ["parse_dice", "load_position", "count", "positive", "RULESET_HELP", "POSITION_HELP",
            "add_match_options", "match_state", "id_lines"]
@@ -66,15 +67,7 @@ def load_position(text: str, ruleset: RulesetLike) -> Position:
         An unknown ruleset, or a gnubg ID or XGID with a ruleset that is not played on a
         backgammon board.
     """
-    r = get_ruleset(ruleset)
-    t = text.strip()
-    if _is_xgid(t):
-        return Position.from_xgid(t, r)
-    if len(t) == 14:
-        return Position.from_gnubg_id(t, r)
-    if len(t) == 40:
-        return Position.from_id(t, r)
-    raise InvalidId(f"{quote(text)} is neither a gnubg Position ID (14 chars), an XGID, nor a tawla ID (40 chars)")
+    return parse_position(text, ruleset)
 
 
 def _is_xgid(text: str) -> bool:

@@ -1,4 +1,4 @@
-"""``tawla selfplay``: the engine plays itself and writes the games as a .mat record."""
+"""``tawla selfplay``: the engine plays itself and writes the games as a .mat or .sgf record."""
 
 from __future__ import annotations
 
@@ -7,16 +7,17 @@ import sys
 
 from ..bots.selfplay import selfplay
 from ..formats.matfile import write_match
+from ..formats.sgf_write import write_sgf
 from .arguments import RULESET_HELP, positive
 
 __all__ = ["add_parser", "run"]
 
-HELP = "the engine plays itself; writes a .mat record"
+HELP = "the engine plays itself; writes a .mat or .sgf record"
 DESCRIPTION = (
     "Play a money session of --games N games or a match to --length N points (default: the "
     "ruleset's usual match length) between two copies of a policy, with seeded dice, and write "
-    "the record in Jellyfish .mat text (with a Variation header naming the ruleset). The same "
-    "seed gives the same record."
+    "the record in Jellyfish .mat text (with a Variation header naming the ruleset), or, for an "
+    "output file named *.sgf, in GNU Backgammon's SGF. The same seed gives the same record."
 )
 
 
@@ -29,7 +30,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     size.add_argument("--length", type=positive, default=None, help="a match to N points (default per ruleset)")
     p.add_argument("--seed", type=int, default=0, help="seeds the dice and the random policy (default: 0)")
     p.add_argument("--policy", default="random", help="random, or a tawla.Bot level (default: random)")
-    p.add_argument("-o", "--output", default=None, help="file to write (default, or -: stdout)")
+    p.add_argument("-o", "--output", default=None,
+                   help="file to write, .sgf: GNU Backgammon SGF, else .mat text (default, or -: stdout, .mat)")
+    p.add_argument("--sgf", action="store_true", help="write SGF whatever the file's name (stdout included)")
     p.set_defaults(run=run)
     return p
 
@@ -47,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
         The output file cannot be written.
     """
     record = selfplay(args.ruleset, games=args.games, length=args.length, seed=args.seed, policy=args.policy)
-    text = write_match(record)
+    sgf = args.sgf or str(args.output or "").lower().endswith(".sgf")
+    text = write_sgf(record) if sgf else write_match(record)
     if args.output in (None, "-"):
         sys.stdout.write(text)
         return 0

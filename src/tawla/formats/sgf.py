@@ -35,7 +35,7 @@ from tawla.errors import FormatError, quote
 from tawla.formats.matfile import read_text
 from tawla.formats.record import DOUBLE, DROP, ILLEGAL, ROLL, TAKE, WIN, Action, Game, MatchRecord
 
-__all__ = ["read_sgf", "parse_sgf", "sgf_point"]
+__all__ = ["read_sgf", "parse_sgf", "sgf_point", "HITTING_VARIATIONS", "START"]
 
 _TOKEN_RE = re.compile(
     r"\s*(?:(?P<punct>[();])|(?P<ident>[A-Za-z]+)|(?P<value>\[(?:\\.|[^\]\\])*\]))", re.DOTALL
@@ -222,13 +222,13 @@ def _parse_sgf(text: str, fname) -> MatchRecord:
             raise FormatError(f"bad MI property: {exc}", file=fname, game=index + 1) from exc
         if index == 0:
             match_length = length
-            headers = _headers(root)
+            headers = _headers(root, length)
         game = Game(
             number=number,
             score=score,
             players=(_first(root, "PW"), _first(root, "PB")),
         )
-        _read_moves(game, nodes[1:])
+        _read_moves(game, nodes[1:], marks_hits=headers.get("Variation", "Backgammon").lower() in HITTING_VARIATIONS)
         _read_result(game, _first(root, "RE"))
         games.append(game)
     players = games[0].players if games else ("", "")
@@ -238,7 +238,7 @@ def _parse_sgf(text: str, fname) -> MatchRecord:
         match_length=match_length,
         players=players,
         games=games,
-        variation="Backgammon",
+        variation=headers.get("Variation", "Backgammon"),
     )
 
 
@@ -247,28 +247,41 @@ def _first(node: dict, prop: str) -> str:
     return values[0] if values else ""
 
 
-def _headers(root: dict) -> dict[str, str]:
-    """Map the root properties a ``.mat`` file also has to its header names."""
+HITTING_VARIATIONS = ("backgammon", "bg", "adi", "sheshbesh")
+"""The variations played from backgammon's starting position with hits, whose ``*`` marks
+the reader adds by following the checkers."""
+
+
+def _headers(root: dict, length: int) -> dict[str, str]:
+    """Map the root properties a ``.mat`` file also has to its header names: the players, the
+    place, event and date, the ``Jacoby`` rule of a money session (on with ``RU[Jacoby]``,
+    else off, as gnubg writes it) and the private ``VA`` (variation) and ``VO`` (ruleset
+    options) of :mod:`tawla.formats.sgf_write`."""
     headers = {}
-    for prop, key in (("PW", "Player 1"), ("PB", "Player 2"), ("PC", "Site"), ("EV", "Event")):
+    for prop, key in (("PW", "Player 1"), ("PB", "Player 2"), ("PC", "Site"), ("EV", "Event"),
+                      ("VA", "Variation"), ("VO", "Ruleset options")):
         if root.get(prop):
             headers[key] = root[prop][0]
     if root.get("DT"):
         headers["EventDate"] = root["DT"][0].replace("-", ".")
+    if not length:
+        headers["Jacoby"] = "On" if any(r.split(":")[0] == "Jacoby" for r in root.get("RU", [])) else "Off"
     return headers
 
 
-_START = {24: 2, 13: 5, 8: 3, 6: 5}
+START = {24: 2, 13: 5, 8: 3, 6: 5}
+"""Backgammon's starting position, in each player's own numbering (point: checkers)."""
 
 
-def _read_moves(game: Game, nodes: list[dict]) -> None:
+def _read_moves(game: Game, nodes: list[dict], marks_hits: bool = True) -> None:
     """Turn the ``B``/``W`` nodes of one game into actions.
 
     A plain checker count per point is kept (no rules are checked) only to
-    mark hits with ``*`` the way gnubg's ``.mat`` export does.
+    mark hits with ``*`` the way gnubg's ``.mat`` export does (``marks_hits``:
+    for the variations played from backgammon's starting position).
     """
     cube = 1
-    board = [dict(_START), dict(_START)]  # own numbering, 25 = bar
+    board = [dict(START), dict(START)]  # own numbering, 25 = bar
     for number, node in enumerate(nodes, start=1):
         for prop in ("W", "B"):
             if prop not in node:
@@ -289,7 +302,7 @@ def _read_moves(game: Game, nodes: list[dict]) -> None:
                 letters = m["moves"]
                 act.play = " ".join(
                     _move_text(board, player, sgf_point(letters[i], player),
-                               sgf_point(letters[i + 1], player))
+                               sgf_point(letters[i + 1], player), marks_hits)
                     for i in range(0, len(letters), 2)
                 )
             else:
@@ -298,14 +311,14 @@ def _read_moves(game: Game, nodes: list[dict]) -> None:
             game.actions.append(act)
 
 
-def _move_text(board: list[dict], player: int, src: int, dst: int) -> str:
+def _move_text(board: list[dict], player: int, src: int, dst: int, marks_hits: bool = True) -> str:
     """Apply one checker move to the count board; return ``"src/dst"`` (``*`` on a hit)."""
     mine, theirs = board[player], board[1 - player]
     mine[src] = mine.get(src, 0) - 1
     hit = False
     if dst > 0:
         mine[dst] = mine.get(dst, 0) + 1
-        if theirs.get(25 - dst, 0) == 1:
+        if marks_hits and theirs.get(25 - dst, 0) == 1:
             theirs[25 - dst] = 0
             theirs[25] = theirs.get(25, 0) + 1
             hit = True
@@ -314,6 +327,8 @@ def _move_text(board: list[dict], player: int, src: int, dst: int) -> str:
 
 def _read_result(game: Game, result: str) -> None:
     """Fill winner/points/resigned from ``RE[W+2]`` / ``RE[B+4R]``, add the win action."""
+    if not result.strip():  # no RE: a game not finished (gnubg writes it so), as a .mat game without a Wins line
+        return
     m = _RESULT_RE.match(result.strip())
     if not m:
         game.defects.append(f"no readable result (RE[{result}])")

@@ -16,8 +16,8 @@ each: the shared state, transactions and queries (:mod:`~tawla.match.base`), the
 (:mod:`~tawla.match.timers`), games and their ends (:mod:`~tawla.match.games`), turns and
 step-by-step play (:mod:`~tawla.match.turns`), the cube and resignations
 (:mod:`~tawla.match.cube`), the table: leaving, disconnects (:mod:`~tawla.match.table`),
-the JSON record and replay (:mod:`~tawla.match.record`) and the ``.mat`` export
-(:mod:`~tawla.match.mat_export`). House profiles are :mod:`~tawla.match.house`.
+the JSON record and replay (:mod:`~tawla.match.record`) and the ``.mat`` and ``.sgf``
+export (:mod:`~tawla.match.mat_export`). House profiles are :mod:`~tawla.match.house`.
 
 Phases
 ------

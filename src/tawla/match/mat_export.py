@@ -1,17 +1,19 @@
-"""A match as a Jellyfish ``.mat`` record (:mod:`tawla.formats.matfile`), from its event log."""
+"""A match as a Jellyfish ``.mat`` record (:mod:`tawla.formats.matfile`) or a GNU Backgammon
+SGF one (:mod:`tawla.formats.sgf_write`), from its event log."""
 
 from __future__ import annotations
 
 import json
 
 from ..formats.matfile import DOUBLE, DROP, ROLL, TAKE, WIN, Action, Game, MatchRecord, write_match
+from ..formats.sgf_write import write_sgf
 from .base import MatchBase
 
 __all__ = ["MatExportMixin"]
 
 
 class MatExportMixin(MatchBase):
-    """:meth:`to_match_record` and :meth:`to_mat`."""
+    """:meth:`to_match_record`, :meth:`to_mat` and :meth:`to_sgf`."""
 
     def to_match_record(self):
         """The match as a :class:`tawla.formats.matfile.MatchRecord` (the ``.mat`` data model).
@@ -61,3 +63,8 @@ class MatExportMixin(MatchBase):
         """The match as Jellyfish ``.mat`` text, through :func:`tawla.formats.matfile.write_match`."""
         return write_match(self.to_match_record())
 
+    def to_sgf(self) -> str:
+        """The match as GNU Backgammon SGF text (one game tree per game), through
+        :func:`tawla.formats.sgf_write.write_sgf`; another ruleset than backgammon keeps its
+        name (and options) in the private root properties ``VA`` and ``VO``."""
+        return write_sgf(self.to_match_record())
