@@ -5,6 +5,7 @@
 ``tawla analyze FILE...``  replay and analyse match records (.mat/.txt/.sgf; dirs, globs)
 ``tawla selfplay``         the engine plays itself and writes a .mat record
 ``tawla bench``            the speed table (fast vs reference vs external engines)
+``tawla serve``            the game service: rooms, bots, timers, coin tables (the serve extra)
 
 :func:`main` turns a :class:`tawla.errors.TawlaError` (or an ``OSError`` on a file) into one
 line on stderr, ``tawla <command>: <ClassName>: <message>``, never a traceback. Exit status:
@@ -21,7 +22,7 @@ import sys
 
 from .._version import __version__
 from ..errors import ConfigError, InvalidDice, TawlaError
-from . import analyze, bench, board, moves, selfplay
+from . import analyze, bench, board, moves, selfplay, serve
 from .analyze import sample_files
 
 __all__ = ["main", "build_parser", "exit_status", "sample_files", "EXIT_OK", "EXIT_BAD_DATA", "EXIT_USAGE"]
@@ -33,7 +34,7 @@ EXIT_USAGE = 2
 USAGE_ERRORS = (ConfigError, InvalidDice)
 """The :mod:`tawla.errors` classes that mean the command line itself is wrong (exit 2)."""
 
-COMMANDS = (moves, board, analyze, selfplay, bench)
+COMMANDS = (moves, board, analyze, selfplay, bench, serve)
 """The command modules, in the order ``tawla -h`` lists them."""
 
 
