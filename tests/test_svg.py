@@ -166,6 +166,17 @@ class TestPinsBarOff:
         assert off == {"on-roll": 4, "opponent": 9}
         assert "lit" in root.find(".//s:g[@id='bar']", NS).get("class")
         assert "lit" in root.find(".//s:g[@id='off']", NS).get("class")
+        targets = [e.get("data-point") for e in root.iter() if e.get("class") == "target"]
+        assert targets == ["0"]
+
+    def test_lit_points_have_a_target(self):
+        pos = get_ruleset("backgammon").initial_position()
+        root = parse(tawla.svg.board(pos, lit_points=[21, 13, 5]))
+        targets = sorted(int(e.get("data-point")) for e in root.iter() if e.get("class") == "target")
+        assert targets == [5, 13, 21]
+        lit = sorted(int(e.get("data-point")) for e in root.iter() if "lit" in e.get("class", "").split()
+                     and e.get("class", "").startswith("point"))
+        assert lit == [5, 13, 21]
 
     def test_no_bar_drawn_without_hitting(self):
         root = parse(tawla.svg.board(get_ruleset("mahbusa").initial_position()))

@@ -24,7 +24,8 @@ player's numbering** whatever the seat of the picture (so they match the ``from`
 1..24, ``id="bar"`` (``data-point="25"``) and ``id="off"`` (``data-point="0"``) for the on-roll
 player's bar and tray (every id after ``id_prefix``); each checker is a ``<circle class="checker ...">`` with
 ``data-point``, ``data-side`` (``on-roll`` or ``opponent``) and ``data-index`` (0 at the edge).
-Lit points and lit checkers have the class ``lit``.
+Lit points and lit checkers have the class ``lit``; a lit point (or the lit tray) also gets a
+``<circle class="target" data-point="P">`` where the checker would land, drawn over the stack.
 
 Modelled on python-chess's ``chess.svg.board``.
 """
@@ -314,6 +315,10 @@ def _point(cv: _Canvas, p: int, v: int, me: int, opp: int, me_pinned: bool, me_c
         _stack(cv, x, v, me, me_color, "on-roll", p, lit_checker)
     elif opp:
         _stack(cv, x, v, opp, opp_color, "opponent", p, False)
+    if lit:              # where a checker would land: the spot a player taps
+        slot = min(min(me, _SHOWN) + min(opp, _SHOWN) if not (me and opp) else 1 + min(me + opp - 1, _SHOWN - 1),
+                   _SHOWN - 1)
+        cv.add(f"<circle{_attrs(class_='target', cx=_fmt(x), cy=_fmt(_stack_y(v, slot)), r=_R - 3, fill=c['lit'], fill_opacity=0.55, stroke=c['lit'], stroke_width=2, data_point=p)}/>")
 
 
 def _stack(cv: _Canvas, x: float, v: int, n: int, color: str, side: str, p: int, lit_top: bool,
@@ -375,6 +380,9 @@ def _trays(cv: _Canvas, me_off: int, opp_off: int, geometry: str, flipped: bool,
             stroke = f" stroke={quoteattr(c['lit'])} stroke-width=\"3\"" if lit else ""
             cv.add(f"<rect{_attrs(x=x0 + 4, y=y0, width=_COL - 8, height=_MID_TOP - _TOP, rx=3, fill=c['tray'], fill_opacity=0)}{stroke}/>")
             cv.add("</g>")
+            if lit:
+                cy = (_MID_BOTTOM + _BOTTOM) / 2 if bottom else (_TOP + _MID_TOP) / 2
+                cv.add(f"<circle{_attrs(class_='target', cx=_fmt(x0 + _COL / 2), cy=_fmt(cy), r=_R - 3, fill=c['lit'], fill_opacity=0.55, stroke=c['lit'], stroke_width=2, data_point=0)}/>")
         for i in range(n):
             y = _BOTTOM - 12 - i * 11 if bottom else _TOP + 2 + i * 11
             cv.add(f"<rect{_attrs(class_='checker off-checker', x=x0 + 6, y=y, width=_COL - 12, height=10, rx=2, fill=c[color], stroke=c[color + '_edge'], data_point=0, data_side=side, data_index=i)}/>")

@@ -29,6 +29,7 @@ from .._version import __version__
 from ..errors import (AmbiguousMove, Forbidden, IllegalMove, InvalidAction, NotFound, NotYourTurn, TawlaError,
                       Unauthorized)
 from . import schemas as S
+from .board import router as board_router
 from .hub import Hub
 from .store import Store
 from .views import best_of, evaluation_of, moves_of
@@ -203,6 +204,7 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2) ->
             writer.cancel()
             await h.disconnect(room, mem, q)
 
+    app.include_router(board_router)
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app
