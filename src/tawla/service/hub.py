@@ -457,13 +457,13 @@ class Hub:
                 m, seat = room.match, room.bot_seat()
                 if m is None or seat is None or m.phase == "over" or m.to_act != seat:
                     return
-                level = room.seat(seat).bot  # type: ignore[union-attr]
+                level = room.seat(seat).bot or "ply0"  # type: ignore[union-attr]
                 version, phase = room.version, m.phase
                 if phase != "move":
                     call = {"roll": m.roll, "double": m.take, "resign": m.accept_resignation}[phase]
                     self._apply(room, lambda: call(seat))
                 else:
-                    position, dice = m.turn_start_position, m.dice
+                    position, dice = m.turn_start_position, m.dice or (1, 1)  # dice are set in a move
             if phase == "move":
                 move = await loop.run_in_executor(self.pool, lambda: bot_for(position.ruleset, level)
                                                   .choose(position, dice))
