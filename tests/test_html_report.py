@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from browser_helpers import chrome
 from conftest import shared_path
 from tawla import Position
 from tawla.analysis import analyze_file
@@ -127,3 +128,28 @@ def test_real_records(tmp_path, capsys):
     assert len(sections) == len(files)
     assert len(list(root.iter(S + "svg"))) >= 4
     assert "Match ID " in text and "XGID=" in text
+
+
+def test_page_in_headless_chromium(tmp_path):
+    """The page as a browser shows it: every board laid out, a screenshot taken; read as XHTML
+    (a copy named .xhtml) the browser's XML parser accepts it too."""
+    out = tmp_path / "report.html"
+    assert main(["analyze", "--workers", "1", "--no-progress", "--worst", "2", "--html", str(out),
+                 *map(str, SAMPLES)]) == 0
+    drv = chrome(1300, 1400)
+    try:
+        drv.get(out.as_uri())
+        sizes = drv.execute_script(
+            "return Array.from(document.querySelectorAll('svg.tawla-board'), s => s.getBoundingClientRect().width)")
+        assert len(sizes) == 8 and min(sizes) > 300
+        shot = tmp_path / "report.png"
+        drv.save_screenshot(str(shot))
+        assert shot.stat().st_size > 20_000
+        strict = tmp_path / "report.xhtml"
+        strict.write_bytes(out.read_bytes())
+        drv.get(strict.as_uri())
+        assert drv.execute_script("return document.contentType") == "application/xhtml+xml"
+        assert drv.execute_script("return document.getElementsByTagName('parsererror').length") == 0
+        assert drv.execute_script("return document.querySelectorAll('svg.tawla-board').length") == 8
+    finally:
+        drv.quit()

@@ -9,37 +9,25 @@ is skipped with a reason when Chromium, its driver or Selenium is missing.
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import IN_CI, require_module
+from browser_helpers import chrome, need_browser
+from conftest import require_module
 
-CHROMEDRIVER = "/usr/bin/chromedriver"
 TAPPED_TURNS = 3
 """Turns of ours played checker by checker through the board before the move list takes over."""
 GAME_SECONDS = 90
 """Wall-clock bound on the match (a bounded loop besides)."""
 
 
-def _need_browser():
-    require_module("selenium")
-    require_module("httpx")
-    require_module("fastapi")
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not (chromium and os.path.exists(CHROMEDRIVER)):
-        msg = "headless Chromium (apt-get install chromium chromium-driver) is not installed"
-        if IN_CI:
-            pytest.fail(msg + "; under CI the browser test must run")
-        pytest.skip(msg)
-    return chromium
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    _need_browser()
+    need_browser()
+    require_module("httpx")
+    require_module("fastapi")
     from service_helpers import Server
     d = tmp_path_factory.mktemp("browser")
     s = Server(f"sqlite:///{d / 'browser.db'}", cwd=str(d)).start()
@@ -49,15 +37,7 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def driver():
-    chromium = _need_browser()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=900,1000"):
-        opts.add_argument(arg)
-    opts.binary_location = chromium
-    drv = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-    drv.set_page_load_timeout(30)
+    drv = chrome()
     yield drv
     drv.quit()
 
