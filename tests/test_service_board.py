@@ -11,6 +11,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
 from service_helpers import Server, create_room, join  # noqa: E402
+from tawla.service.board import move_hops  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -59,6 +60,17 @@ def test_board_of_a_room(client):
     seen = board(client, other)
     assert seen.get("data-flipped") == "1" and not lit(seen)     # the other seat: its own view, nothing lit
     assert seen.get("data-position") == root.get("data-position")
+    move = mine["legal_moves"][0]
+    mover.ok("move", move=move)
+    after = board(client, other)                                 # the next player sees the move made
+    arrows = [e for e in after.iter(SVG + "g") if e.get("class") == "arrow"]
+    assert arrows and all(a.get("data-side") == "opponent" for a in arrows)
+    assert [(int(a.get("data-tail")), int(a.get("data-head"))) for a in arrows] == move_hops(move)
+
+
+def test_move_hops():
+    assert move_hops("bar/22* 13/8(2) 6/off 24/18/12") == [(25, 22), (13, 8), (13, 8), (6, 0), (24, 18), (18, 12)]
+    assert move_hops("") == [] and move_hops("nonsense 30/2") == []
 
 
 def test_board_errors(client):

@@ -206,6 +206,17 @@ class TestDiceCubeArrows:
         arrows = [e for e in root.iter() if e.get("class") == "arrow"]
         assert len(arrows) == len(move.steps) + 1
 
+    def test_opponent_arrows(self):
+        """The opponent's last move, in his numbering, on the board it left (OPPOSITE and SAME)."""
+        for ruleset in ("backgammon", "tawla31-saharat"):
+            pos = get_ruleset(ruleset).initial_position()
+            root = parse(tawla.svg.board(pos, arrows=[tawla.svg.Arrow(24, 18, "#000", True), (24, 21)]))
+            sides = [e.get("data-side") for e in root.iter() if e.get("class") == "arrow"]
+            assert sides == ["opponent", "on-roll"]
+            (line,) = [e for e in root.iter() if e.get("class") == "arrow"][0].iter("{http://www.w3.org/2000/svg}line")
+            mine = point_x(root, pos.ruleset.opponent_point(24))
+            assert abs(float(line.get("x1")) - mine) < 1            # starts on the opponent's 24 point
+
     def test_self_contained(self):
         svg = tawla.svg.board(get_ruleset("backgammon").initial_position(), dice=(2, 1), cube=(2, 1),
                               arrows=[(24, 23)], players=("A & <B>", "C"), size=300)

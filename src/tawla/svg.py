@@ -69,11 +69,16 @@ _COL = 40          # point width
 
 class Arrow(NamedTuple):
     """An arrow from ``tail`` to ``head``, points in the on-roll player's numbering (25 = bar,
-    0 = off), drawn in ``color`` (any SVG colour)."""
+    0 = off), drawn in ``color`` (any SVG colour).
+
+    With ``opponent`` true the points are in the opponent's numbering (25 = his bar, 0 = his
+    tray): an arrow of the move he just made, on the board that move left (its head at his top
+    checker)."""
 
     tail: int
     head: int
     color: str = COLORS["arrow"]
+    opponent: bool = False
 
 
 ArrowLike = Union[Arrow, Step, Move, Sequence[int]]
@@ -128,7 +133,9 @@ def _arrows(items: Iterable[ArrowLike] | None) -> list[Arrow]:
         try:
             arrow = Arrow(*a)
         except TypeError:
-            raise InvalidArgument(f"an arrow is (tail, head[, color]), a Step or a Move, not {quote(a)}") from None
+            raise InvalidArgument(f"an arrow is (tail, head[, color[, opponent]]), a Step or a Move, not {quote(a)}") from None
+        if not isinstance(arrow.color, str) or not isinstance(arrow.opponent, bool):
+            raise InvalidArgument(f"an arrow's colour is a string and its opponent flag a bool: {quote(a)}")
         for p in (arrow.tail, arrow.head):
             if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= 25:
                 raise InvalidArgument(f"arrow point {quote(p)} is not in 0..25")
@@ -446,8 +453,17 @@ def _info(cv: _Canvas, position: Position, players: tuple[str, str] | None, pips
                f" font-family=\"sans-serif\" text-anchor=\"middle\">{escape(text)}</text>")
 
 
-def _anchor(p: int, position: Position, seat_of, flipped: bool, head: bool) -> tuple[float, float]:
-    """Where an arrow touches point ``p`` (on-roll numbering; 25 bar, 0 off)."""
+def _anchor(p: int, position: Position, seat_of, flipped: bool, head: bool, opponent: bool = False) -> tuple[float, float]:
+    """Where an arrow touches point ``p`` (on-roll numbering; 25 bar, 0 off; with ``opponent``,
+    the opponent's numbering, his bar and tray)."""
+    if opponent:
+        if p in (0, 25):                 # his bar and tray are where the mover's are from the other seat
+            return _anchor(p, position, seat_of, not flipped, head)
+        q = opponent_point(p, position.ruleset.geometry)
+        v = seat_of(q)
+        n = position.row[q] + position.row[OPP + q]
+        i = max(0, min(n, _SHOWN) - (1 if head else 0))
+        return _point_x(v), _stack_y(v, min(i, _SHOWN - 1))
     if p == 25:
         return (_BAR_L + _BAR_R) / 2, (_MID_TOP - _R - 2) if not flipped else (_MID_BOTTOM + _R + 2)
     if p == 0:
@@ -462,13 +478,14 @@ def _anchor(p: int, position: Position, seat_of, flipped: bool, head: bool) -> t
 def _arrow(cv: _Canvas, a: Arrow, position: Position, seat_of, flipped: bool) -> None:
     """A shaft and a triangular head (drawn as shapes: no markers, so no ids to clash when
     several boards share a page)."""
-    x1, y1 = _anchor(a.tail, position, seat_of, flipped, False)
-    x2, y2 = _anchor(a.head, position, seat_of, flipped, True)
+    x1, y1 = _anchor(a.tail, position, seat_of, flipped, False, a.opponent)
+    x2, y2 = _anchor(a.head, position, seat_of, flipped, True, a.opponent)
     length = math.hypot(x2 - x1, y2 - y1) or 1.0
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
     bx, by = x2 - ux * 16, y2 - uy * 16           # base of the head
     head = f"{_fmt(x2)},{_fmt(y2)} {_fmt(bx - uy * 9)},{_fmt(by + ux * 9)} {_fmt(bx + uy * 9)},{_fmt(by - ux * 9)}"
-    cv.add(f"<g{_attrs(class_='arrow', data_tail=a.tail, data_head=a.head, opacity=0.8)} pointer-events=\"none\">")
+    side = "opponent" if a.opponent else "on-roll"
+    cv.add(f"<g{_attrs(class_='arrow', data_tail=a.tail, data_head=a.head, data_side=side, opacity=0.8)} pointer-events=\"none\">")
     cv.add(f"<line{_attrs(x1=_fmt(x1), y1=_fmt(y1), x2=_fmt(bx), y2=_fmt(by), stroke=a.color, stroke_width=6, stroke_linecap='round')}/>")
     cv.add(f"<polygon{_attrs(points=head, fill=a.color)}/>")
     cv.add("</g>")

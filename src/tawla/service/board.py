@@ -2,7 +2,8 @@
 
 The picture is drawn from the viewer's seat (a spectator sees seat 0's), seat 0 in white and
 seat 1 in black, with the steps made this turn applied, the roll, the cube (games with one),
-the players' names and pip counts. For the seat that must move, the checkers that have a
+the players' names and pip counts, and arrows of the opponent's last move until the player
+on turn makes a step. For the seat that must move, the checkers that have a
 legal next step are lit (``lit``); with ``selected=P`` (a point the seat moves from, 25 = bar)
 the points those steps reach are lit instead, the selected checker still marked. Every
 ``data-point`` of the picture is in the numbering of the seat on turn, as ``legal_steps`` is.
@@ -10,6 +11,7 @@ the points those steps reach are lit instead, the selected checker still marked.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Optional
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -22,10 +24,47 @@ from ..rules import get_ruleset
 from .schemas import ERRORS
 from .views import legal_views
 
-__all__ = ["router", "board_svg"]
+__all__ = ["router", "board_svg", "last_move_arrows", "move_hops"]
+
+LAST_MOVE_COLOR = "#7b1fa2"
+"""The colour of the arrows of the opponent's last move."""
 
 router = APIRouter()
 _bearer = HTTPBearer(auto_error=False)
+
+
+def move_hops(text: str) -> list[tuple[int, int]]:
+    """The (from, to) hops of a move in GNU Backgammon notation (``bar/22 13/8*(2) 6/off``),
+    in the mover's numbering (25 = bar, 0 = off); unreadable tokens are left out."""
+    hops: list[tuple[int, int]] = []
+    for token in text.split():
+        m = re.fullmatch(r"([^()]+?)(?:\((\d)\))?", token)
+        if m is None:
+            continue
+        try:
+            points = [25 if x.lower() == "bar" else 0 if x.lower() == "off" else int(x)
+                      for x in m.group(1).replace("*", "").split("/")]
+        except ValueError:
+            continue
+        if len(points) < 2 or not all(0 <= x <= 25 for x in points):
+            continue
+        hops += [(a, b) for a, b in zip(points, points[1:])] * int(m.group(2) or 1)
+    return hops
+
+
+def last_move_arrows(m: Any) -> list[svg.Arrow]:
+    """Arrows of the move that ended the last turn, shown to the next player until he has made
+    a step of his own (none at the start of a game)."""
+    if m.phase == "over" or m.played_steps:
+        return []
+    for ev in reversed(m.events):
+        if ev["type"] == "game_start":
+            return []
+        if ev["type"] == "turn":
+            if ev["player"] == m.turn or not ev.get("move"):
+                return []
+            return [svg.Arrow(a, b, LAST_MOVE_COLOR, True) for a, b in move_hops(ev["move"])]
+    return []
 
 
 def board_svg(room: Any, viewer_seat: Optional[int], selected: Optional[int] = None) -> str:
@@ -71,6 +110,7 @@ def board_svg(room: Any, viewer_seat: Optional[int], selected: Optional[int] = N
         owner = m.cube_owner
         cube = (m.cube_value, None if owner is None else (0 if owner == turn else 1))
     return svg.board(m.position, dice=m.dice, cube=cube, lit_points=lit_to, lit_checker_points=lit_from,
+                     arrows=last_move_arrows(m),
                      flipped=seat != turn, on_roll_color="white" if turn == 0 else "black", size=600,
                      players=(names[turn], names[1 - turn]), title=f"room {room.code}")
 
