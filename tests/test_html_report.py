@@ -11,7 +11,7 @@ from conftest import shared_path
 from tawla import Position
 from tawla.analysis import analyze_file
 from tawla.analysis.evaluators import HeuristicEvaluator
-from tawla.analysis.html_report import RATING_BANDS, player_stats, rating, render_html, worst_plays
+from tawla.analysis.html_report import RATING_BANDS, cube_checks, player_stats, rating, render_html, worst_plays
 from tawla.cli import main
 from tawla.errors import FormatError, InvalidArgument
 
@@ -62,7 +62,9 @@ class TestSamples:
         root = page(out)
         boards = list(root.iter(S + "svg"))
         plays = [e for e in root.iter(X + "div") if e.get("class") == "play"]
-        assert plays and len(boards) == 2 * len(plays)           # the play made and the best one
+        cubes = [e for e in root.iter(X + "div") if e.get("class") == "cube"]
+        assert plays and all(len(list(p.iter(S + "svg"))) == 2 for p in plays)   # the play made and the best one
+        assert cubes and len(boards) == 2 * len(plays) + len(cubes)            # the sample doubles
         for b in boards:
             assert b.get("data-position") and list(b.iter(S + "g"))
         ids = [e.get("id") for e in root.iter() if e.get("id")]
@@ -101,7 +103,7 @@ class TestSamples:
         out = tmp_path / "r.html"
         assert main(["analyze", "--no-eval", "--workers", "1", "--no-progress", "--html", str(out), str(SAMPLES[0])]) == 0
         root = page(out)
-        assert not list(root.iter(S + "svg"))                     # nothing ranked: no worst plays
+        assert not [e for e in root.iter(X + "div") if e.get("class") == "play"]   # nothing ranked: no worst plays
 
     def test_unwritable_path(self, tmp_path, capsys):
         code = main(["analyze", "--no-eval", "--workers", "1", "--no-progress", "--html",
@@ -128,6 +130,26 @@ def test_real_records(tmp_path, capsys):
     assert len(sections) == len(files)
     assert len(list(root.iter(S + "svg"))) >= 4
     assert "Match ID " in text and "XGID=" in text
+    cubes = [e for e in root.iter(X + "table") if e.get("class") == "cubes"]
+    assert cubes and any(e.get("class") == "cube" for e in root.iter(X + "div"))
+
+
+def test_cube_checks_pair_doubles_with_answers():
+    """Each double with its take or drop, the board before the doubler's roll, the model's verdict."""
+    path = shared_path("data", "matches", "bglab-galaxy", "galaxy_7pt_match1209980.txt")
+    rep = analyze_file(path)
+    checks = cube_checks(rep)
+    decisions = [c for g in rep.games for c in g.cube_decisions]
+    assert len(checks) == sum(1 for c in decisions if c["kind"] == "double")
+    assert sum(1 for c in checks if c["answer"]) == sum(1 for c in decisions if c["kind"] != "double")
+    assert [c["disagreements"] for c in checks] == sorted((c["disagreements"] for c in checks), reverse=True)
+    for c in checks:
+        pos = Position.from_id(c["board"], "backgammon")
+        assert c["model"] is not None and c["double_ok"] == c["model"].double
+        assert pos.result() is None
+    # the JSON carries the cube decisions too
+    data = rep.to_dict()
+    assert [c["kind"] for g in data["games"] for c in g["cube_decisions"]] == [c["kind"] for c in decisions]
 
 
 def test_page_in_headless_chromium(tmp_path):
@@ -141,7 +163,7 @@ def test_page_in_headless_chromium(tmp_path):
         drv.get(out.as_uri())
         sizes = drv.execute_script(
             "return Array.from(document.querySelectorAll('svg.tawla-board'), s => s.getBoundingClientRect().width)")
-        assert len(sizes) == 8 and min(sizes) > 300
+        assert len(sizes) >= 8 and min(sizes) > 300
         shot = tmp_path / "report.png"
         drv.save_screenshot(str(shot))
         assert shot.stat().st_size > 20_000
@@ -150,6 +172,6 @@ def test_page_in_headless_chromium(tmp_path):
         drv.get(strict.as_uri())
         assert drv.execute_script("return document.contentType") == "application/xhtml+xml"
         assert drv.execute_script("return document.getElementsByTagName('parsererror').length") == 0
-        assert drv.execute_script("return document.querySelectorAll('svg.tawla-board').length") == 8
+        assert drv.execute_script("return document.querySelectorAll('svg.tawla-board').length") == len(sizes)
     finally:
         drv.quit()

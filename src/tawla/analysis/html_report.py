@@ -10,6 +10,11 @@ below 18, Casual player below 26, Beginner below 35, Awful! from 35). The equity
 cubeless and the rated decisions are checker plays only (the analysis does not rank cube
 decisions), so the rating is gnubg's *chequer play* rating.
 
+Cube decisions (the record's doubles and their answers) are shown on the board before the
+doubler's roll and checked against the engine's money-game cube model
+(:meth:`tawla.Bot.cube_action`: a Janowski model on the cubeless pre-roll probabilities),
+disagreements first; the model knows no match score, so it is a reference, not a rating.
+
 A game of Tawla 31 (federation) scores up to 15 points (RULES.md §5.7): its losses are not
 on the scale of gnubg's bands, so its rating is "N/A" (gnubg's word for no rating).
 """
@@ -24,9 +29,10 @@ from ..notation import parse_move
 from ..position import Position
 from ..rules import get_ruleset
 from .. import svg
+from ..bots import Bot
 from .report import ids_text, plural, summary
 
-__all__ = ["RATING_BANDS", "rating", "player_stats", "worst_plays", "render_html", "write_html"]
+__all__ = ["RATING_BANDS", "rating", "player_stats", "worst_plays", "cube_checks", "render_html", "write_html"]
 
 RATING_BANDS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (0.012, "Advanced"),
                 (0.018, "Intermediate"), (0.026, "Casual player"), (0.035, "Beginner"), (math.inf, "Awful!"))
@@ -104,15 +110,64 @@ def worst_plays(rep, k: int) -> list[dict]:
             for d, g, i in cands]
 
 
+def _model(ruleset, board: str | None, cube: int, owner: int | None, doubler: int):
+    """The cube model's verdict (:class:`tawla.CubeAction`) on a board, or None (no cube, no board)."""
+    if board is None or not ruleset.cube:
+        return None
+    try:
+        pos = Position.from_id(board, ruleset)
+        rel = 0 if owner is None else (1 if owner == doubler else -1)
+        return Bot(ruleset, "ply0").cube_action(pos, cube, rel)
+    except TawlaError:
+        return None
+
+
+def cube_checks(rep) -> list[dict]:
+    """The cube decisions of a report, each double with its answer, disagreements with the cube
+    model first (then record order).
+
+    Returns
+    -------
+    list of dict
+        ``game``, ``move_number``, ``doubler``, ``answer`` (``"take"``, ``"drop"`` or None),
+        ``board`` (tawla ID before the doubler's roll, from his seat, or None), ``cube``,
+        ``owner``, ``model`` (:class:`tawla.CubeAction` or None), ``double_ok`` and
+        ``answer_ok`` (whether the model agrees; None without a model or an answer),
+        ``disagreements`` (0..2).
+    """
+    try:
+        ruleset = get_ruleset(rep.ruleset)
+    except TawlaError:
+        return []
+    out = []
+    for g in rep.games:
+        pending = None
+        for c in g.cube_decisions:
+            if c["kind"] == "double":
+                pending = {"game": g.number, "move_number": c["move_number"], "doubler": c["player"],
+                           "answer": None, "board": c["board"], "cube": c["cube"], "owner": c["owner"]}
+                out.append(pending)
+            elif pending is not None:
+                pending["answer"] = c["kind"]
+                pending = None
+    for item in out:
+        model = _model(ruleset, item["board"], item["cube"], item["owner"], item["doubler"])
+        item["model"] = model
+        item["double_ok"] = None if model is None else model.double
+        item["answer_ok"] = None if model is None or item["answer"] is None else model.take == (item["answer"] == "take")
+        item["disagreements"] = (item["double_ok"] is False) + (item["answer_ok"] is False)
+    return sorted(out, key=lambda x: -x["disagreements"])
+
+
 _STYLE = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; max-width: 1300px; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #bbb; }
 table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
-.play { border: 1px solid #ddd; border-radius: 6px; padding: 0.6em; margin: 1em 0; }
+.play, .cube { border: 1px solid #ddd; border-radius: 6px; padding: 0.6em; margin: 1em 0; }
 .boards { display: flex; flex-wrap: wrap; gap: 1em; }
-.boards figure { margin: 0; } figcaption { font-size: 0.9em; text-align: center; }
+.boards figure, .cube figure { margin: 0; display: inline-block; } figcaption { font-size: 0.9em; text-align: center; }
 .ids { font-family: monospace; font-size: 0.85em; word-break: break-all; }
 .played { color: #c62828; } .best { color: #2e7d32; } .note { color: #666; font-size: 0.9em; }
 """
@@ -178,6 +233,48 @@ def _play(rep, n: int, item: dict, file_no: int) -> list[str]:
     return out
 
 
+def _verdict(model) -> str:
+    if model is None:
+        return "—"
+    first = "too good to double" if model.too_good else ("double" if model.double else "no double")
+    return f"{first}, {'take' if model.take else 'pass'} (win {100 * model.win:.0f}%)"
+
+
+def _cube_section(rep, file_no: int, shown: int) -> list[str]:
+    """The table of every double and its answer, then the first ``shown`` on boards."""
+    checks = cube_checks(rep)
+    out = ["<h3>Cube decisions</h3>"]
+    if not checks:
+        return out + ["<p class=\"note\">No double in the record.</p>"]
+    out.append("<p class=\"note\">Checked against the engine's money-game cube model (Janowski, on the "
+               "cubeless pre-roll probabilities of tawla.Bot.cube_action); it knows no match score, so this "
+               "is a reference, not a rating.</p>")
+    out.append("<table class=\"cubes\"><thead><tr><th>game, move</th><th>doubler</th><th>cube</th><th>answer</th>"
+               "<th>model</th><th>agrees</th></tr></thead><tbody>")
+    for c in checks:
+        agrees = "—" if c["model"] is None else ("yes" if not c["disagreements"] else "no")
+        answer = f"{rep.player_name(1 - c['doubler'])} {c['answer']}s" if c["answer"] else "(none)"
+        out.append(f"<tr><td>{c['game']}, {_e(c['move_number'])}</td><td>{_e(rep.player_name(c['doubler']))}</td>"
+                   f"<td>{c['cube']} \u2192 {2 * c['cube']}</td><td>{_e(answer)}</td><td>{_e(_verdict(c['model']))}</td>"
+                   f"<td>{agrees}</td></tr>")
+    out.append("</tbody></table>")
+    ruleset = get_ruleset(rep.ruleset)
+    for n, c in enumerate([c for c in checks if c["board"] is not None][:shown], 1):
+        pos = Position.from_id(c["board"], ruleset)
+        d = c["doubler"]
+        owner = None if c["owner"] is None else (0 if c["owner"] == d else 1)
+        picture = svg.board(pos, cube=(c["cube"], owner) if ruleset.cube else None, size=360,
+                            players=(rep.player_name(d), rep.player_name(1 - d)),
+                            on_roll_color="white" if d == 0 else "black", id_prefix=f"f{file_no}-c{n}-")
+        ids = f"Position ID {pos.gnubg_id()}  tawla ID {pos.id()}" if ruleset.has_bar else f"tawla ID {pos.id()}"
+        answer = f"; {rep.player_name(1 - d)} {c['answer']}s" if c["answer"] else ""
+        out.append(f"<div class=\"cube\" id=\"f{file_no}-c{n}\"><p><b>Game {c['game']}, move {_e(c['move_number'])}:</b> "
+                   f"{_e(rep.player_name(d))} doubles to {2 * c['cube']}{_e(answer)}. Model: {_e(_verdict(c['model']))}.</p>"
+                   f"<figure>{picture}<figcaption>before {_e(rep.player_name(d))}'s roll</figcaption></figure>"
+                   f"<p class=\"ids\">{_e(ids)}</p></div>")
+    return out
+
+
 def _file_section(rep, file_no: int, worst: int, evaluated: bool) -> list[str]:
     kind = f"{rep.match_length}-point match" if rep.match_length else "money session"
     out = [f"<h2 id=\"f{file_no}\">{_e(rep.path)}</h2>"]
@@ -190,9 +287,7 @@ def _file_section(rep, file_no: int, worst: int, evaluated: bool) -> list[str]:
         out.append(f"<h3>Worst plays</h3>" if plays else "<p class=\"note\">No play lost equity.</p>")
         for n, item in enumerate(plays, 1):
             out += _play(rep, n, item, file_no)
-    cube = sum(g.cube_actions for g in rep.games)
-    out.append(f"<h3>Cube decisions</h3><p class=\"note\">{_e(plural(cube, 'cube action'))} in the record; "
-               "the analysis replays them but does not rank cube decisions, so none is rated here.</p>")
+    out += _cube_section(rep, file_no, worst)
     problems = [g.error for g in rep.games if g.error] + [f"game {g.number}: {n}" for g in rep.games for n in g.notes]
     if problems:
         out.append("<ul class=\"note\">" + "".join(f"<li>{_e(p)}</li>" for p in problems) + "</ul>")
