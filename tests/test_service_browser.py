@@ -143,3 +143,17 @@ def test_play_a_match_against_the_bot_to_the_end(server, driver, tmp_path):
     if keep:                              # copies for the docs: TAWLA_SCREENSHOTS=docs
         for f in (shot, tmp_path / "browser_step.png"):
             Path(keep, f.name).write_bytes(f.read_bytes())
+
+
+@pytest.mark.parametrize("ruleset", ["adi", "mahbusa", "tawla31", "tawla31-saharat"])
+def test_every_ruleset_starts_on_the_board(server, driver, ruleset):
+    """The page opens a room of each ruleset against a bot and draws its board (tawla.svg)."""
+    from selenium.webdriver.support.ui import Select
+    driver.get(server.url + "/")
+    Select(driver.find_element("id", "ruleset")).select_by_value(ruleset)
+    driver.find_element("id", "play-bot").click()
+    svg = _wait(driver, lambda: driver.find_elements("css selector", f"#board svg[data-ruleset='{ruleset}']"),
+                f"a {ruleset} board")[0]
+    drawn = svg.find_elements("css selector", "circle.checker")
+    assert len(drawn) >= 10 and {c.get_attribute("data-side") for c in drawn} == {"on-roll", "opponent"}
+    assert _body(driver)["phase"] in ("roll", "move", "double")
