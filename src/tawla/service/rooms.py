@@ -122,11 +122,15 @@ class Room:
     bot_task: asyncio.Task | None = None
     sockets: dict = field(default_factory=dict)  # queue -> seat (None: spectator)
     _public: tuple | None = None  # (version, public match JSON)
+    _views: dict = field(default_factory=dict)  # (seat, with_match) -> (version, connected, state)
 
     @property
     def house(self) -> HouseRules:
-        """The room's house profile (:func:`house_of`)."""
-        return house_of(self.options)
+        """The room's house profile (:func:`house_of`; the options never change)."""
+        h = self.__dict__.get("_house")
+        if h is None:
+            h = self.__dict__["_house"] = house_of(self.options)
+        return h
 
     @property
     def stake(self) -> int:
@@ -181,8 +185,22 @@ class Room:
         """The room's state as ``GET /v1/rooms/{code}`` gives it to ``viewer``.
 
         ``legal_moves`` and ``legal_steps`` are filled for the seat that must act now only.
-        ``deadline`` is in seconds since the epoch (None: no timer).
+        ``deadline`` is in seconds since the epoch (None: no timer). The dict is made once per
+        version of the room and viewer's seat, and shared: callers do not change it.
         """
+        key = (None if viewer is None else viewer.seat, with_match)
+        connected = frozenset(self.sockets.values())
+        hit = self._views.get(key)
+        if hit is not None and hit[0] == self.version and hit[1] == connected:
+            return hit[2]
+        if with_match:
+            out = {**self.state(viewer, with_match=False), "match": self.public_match()}
+        else:
+            out = self._state(viewer)
+        self._views[key] = (self.version, connected, out)
+        return out
+
+    def _state(self, viewer: Member | None) -> dict[str, Any]:
         m = self.match
         seats = []
         for n in (0, 1):
@@ -211,8 +229,6 @@ class Room:
             })
             if viewer is not None and viewer.seat is not None and viewer.seat == m.to_act:
                 out["legal_moves"], out["legal_steps"] = legal_views(m)
-        if with_match:
-            out["match"] = self.public_match()
         return out
 
     def row(self) -> dict[str, Any]:

@@ -4,7 +4,7 @@ SQLAlchemy 2 Core over any database URL; SQLite (the default, a file in the work
 directory) runs in WAL mode with ``synchronous=NORMAL``, which keeps every committed
 transaction through a crash of the process (``kill -9``), and each transaction starts with
 ``BEGIN IMMEDIATE`` so that two writers never interleave. Every call here is one short
-transaction, made under a process-wide lock; the service calls them before it
+transaction on the store's one connection, made under a process-wide lock; the service calls them before it
 acknowledges what they record.
 
 Tables
@@ -28,7 +28,7 @@ import threading
 import time
 from typing import Any, Iterable
 
-from sqlalchemy import (CheckConstraint, Column, Float, Integer, MetaData, String, Table, Text, create_engine,
+from sqlalchemy import (CheckConstraint, bindparam, Column, Float, Integer, MetaData, String, Table, Text, create_engine,
                         event, func, insert, select, update)
 from sqlalchemy.engine import Connection, Engine
 
@@ -38,6 +38,9 @@ __all__ = ["Store", "hash_token", "STARTING_BALANCE"]
 
 STARTING_BALANCE = {"saharat": 1000, "federation": 1000, "international": 1000}
 """Coins a new account starts with, per house."""
+
+ROOM_FIELDS = {"status", "match", "deadline", "match_no", "rematch"}
+"""The columns of a room that change as it plays (:meth:`Store.save_room`)."""
 
 metadata = MetaData()
 
@@ -127,9 +130,14 @@ class Store:
             _sqlite_pragmas(self.engine)
         self._lock = threading.Lock()
         metadata.create_all(self.engine)
+        self._conn = self.engine.connect()  # one connection, used under the lock
+        self._save = (update(rooms).where(rooms.c.code == bindparam("room_code"))  # built once: compiled once
+                      .values({k: bindparam(k) for k in ROOM_FIELDS}))
 
     def close(self) -> None:
-        """Close the connection pool."""
+        """Close the connection and the pool."""
+        with self._lock:
+            self._conn.close()
         self.engine.dispose()
 
     def _tx(self):
@@ -249,7 +257,10 @@ class Store:
                 self._debit(c, account_id, code, amount, now)
             for account_id, amount, kind in settle:
                 self._credit(c, account_id, code, amount, kind, now)
-            c.execute(update(rooms).where(rooms.c.code == code).values(**values))
+            if values.keys() == ROOM_FIELDS:
+                c.execute(self._save, {"room_code": code, **values})
+            else:
+                c.execute(update(rooms).where(rooms.c.code == code).values(**values))
 
     def load(self) -> list[dict]:
         """Every room not closed, with its ``members`` (a list of dicts, tokens hashed)."""
@@ -273,8 +284,9 @@ class _Tx:
     def __enter__(self) -> Connection:
         self.store._lock.acquire()
         try:
-            self._cm = self.store.engine.begin()
-            return self._cm.__enter__()
+            self._cm = self.store._conn.begin()
+            self._cm.__enter__()
+            return self.store._conn
         except BaseException:
             self.store._lock.release()
             raise
