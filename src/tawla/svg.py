@@ -37,6 +37,8 @@ import re
 from typing import Iterable, NamedTuple, Sequence, Union
 from xml.sax.saxutils import escape, quoteattr
 
+import numpy as np
+
 from .core.dice import check_dice
 from .core.geometry import OPPOSITE, opponent_point
 from .core.layout import ME_BAR, ME_OFF, OPP, OPP_BAR, OPP_OFF, pinned_points
@@ -115,15 +117,19 @@ def _point_list(values: Iterable[int], name: str, lo: int, hi: int) -> frozenset
         raise InvalidArgument(f"{name} must be a sequence of points, not {quote(values)}")
     out = set()
     for p in values:
-        if isinstance(p, bool) or not isinstance(p, int) or not lo <= p <= hi:
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not lo <= p <= hi:
             raise InvalidArgument(f"{name}: {quote(p)} is not a point in {lo}..{hi}")
-        out.add(p)
+        out.add(int(p))
     return frozenset(out)
 
 
 def _arrows(items: Iterable[ArrowLike] | None) -> list[Arrow]:
     out: list[Arrow] = []
-    for a in items or ():
+    if items is None:
+        return out
+    if isinstance(items, (str, bytes, Move, Step)) or not hasattr(items, "__iter__"):
+        raise InvalidArgument(f"arrows must be a sequence of arrows, steps or moves, not {quote(items)}")
+    for a in items:
         if isinstance(a, Move):
             out += [Arrow(s.from_point, s.to_point) for s in a.steps]
             continue
@@ -249,6 +255,10 @@ def board(position: Position, *, dice: Sequence[int] | None = None, cube: tuple[
         raise InvalidArgument(f"size must be a positive number of pixels, not {quote(size)}")
     if not isinstance(id_prefix, str) or not re.fullmatch(r"[A-Za-z0-9_-]*", id_prefix):
         raise InvalidArgument(f"id_prefix must be letters, digits, '-' or '_', not {quote(id_prefix)}")
+    if colors is not None and not isinstance(colors, dict):
+        raise InvalidArgument(f"colors must be a dict of COLORS entries, not {quote(colors)}")
+    if title is not None and not isinstance(title, str):
+        raise InvalidArgument(f"title must be a string, not {quote(title)}")
     palette = dict(COLORS)
     for k, v in (colors or {}).items():
         if k not in COLORS or not isinstance(v, str):

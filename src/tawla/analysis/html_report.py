@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from ..errors import FormatError, InvalidArgument, TawlaError
+from ..errors import FormatError, InvalidArgument, TawlaError, quote
 from ..notation import parse_move
 from ..position import Position
 from ..rules import get_ruleset
@@ -48,12 +48,13 @@ def rating(error_per_move: float | None) -> str:
     Raises
     ------
     tawla.errors.InvalidArgument
-        A negative or NaN error rate.
+        Not a finite number >= 0 (NaN, infinite, negative, not a number).
     """
     if error_per_move is None:
         return "N/A"
-    if not error_per_move >= 0:
-        raise InvalidArgument(f"an error rate is >= 0 points per move, not {error_per_move!r}")
+    if (isinstance(error_per_move, bool) or not isinstance(error_per_move, (int, float))
+            or not -math.inf < error_per_move < math.inf or error_per_move < 0):
+        raise InvalidArgument(f"an error rate is a finite number >= 0 points per move, not {quote(error_per_move)}")
     return next(name for bound, name in RATING_BANDS if error_per_move < bound)
 
 
