@@ -136,6 +136,7 @@ def test_play_a_match_against_the_bot_to_the_end(server, driver, tmp_path):
     _wait(driver, lambda: "Match over" in driver.find_element("id", "status").text, "the final status")
     assert tapped_steps >= 2, "the lit checkers and points were not played"
     assert _body(driver)["winner"] in ("0", "1")
+    assert driver.execute_script("return game.socket && game.socket.readyState") == 1   # the room's WebSocket is open
     shot = tmp_path / "browser_match_over.png"
     driver.save_screenshot(str(shot))
     assert shot.stat().st_size > 10_000

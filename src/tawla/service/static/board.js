@@ -1,14 +1,16 @@
 // The web board of tawla serve: create or join a room, then play by tapping a lit checker and a
 // lit point (the API's legal_steps), or by picking a whole move; the board is the server's SVG
-// (GET /v1/rooms/{code}/board.svg), redrawn whenever the room's version changes.
+// (GET /v1/rooms/{code}/board.svg), redrawn whenever the room's version changes. The room's
+// WebSocket says when something happened; polling stays as the fallback (fast without a socket).
 "use strict";
 
 const POLL_MS = 250;
+const POLL_WITH_SOCKET_MS = 1500;
 const $ = (id) => document.getElementById(id);
 
 const game = {
   code: null, token: null, seat: null,
-  state: null, selected: null, shown: null, busy: false, timer: null,
+  state: null, selected: null, shown: null, busy: false, again: false, timer: null, socket: null,
 };
 
 function showError(text) { $("error").textContent = text || ""; }
@@ -68,7 +70,27 @@ function enterGame() {
   game.selected = null;
   game.shown = null;
   refresh();
-  if (!game.timer) game.timer = setInterval(refresh, POLL_MS);
+  openSocket();
+  poll(POLL_MS);
+}
+
+function poll(ms) {
+  if (game.timer) clearInterval(game.timer);
+  game.timer = setInterval(refresh, ms);
+}
+
+function openSocket() {
+  if (!("WebSocket" in window) || game.socket) return;
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  const ws = new WebSocket(scheme + location.host + "/v1/rooms/" + game.code + "/ws?token=" + encodeURIComponent(game.token));
+  game.socket = ws;
+  ws.onopen = () => poll(POLL_WITH_SOCKET_MS);
+  ws.onmessage = () => refresh();
+  ws.onclose = () => {
+    game.socket = null;
+    poll(POLL_MS);
+    setTimeout(openSocket, 2000);
+  };
 }
 
 function myTurn(s) { return s && game.seat !== null && s.to_act === game.seat; }
@@ -76,7 +98,8 @@ function myTurn(s) { return s && game.seat !== null && s.to_act === game.seat; }
 function stepsFrom(s, from) { return s.legal_steps.filter((st) => st.from === from); }
 
 async function refresh() {
-  if (!game.code || game.busy) return;
+  if (!game.code) return;
+  if (game.busy) { game.again = true; return; }
   game.busy = true;
   try {
     const s = await api("GET", "/v1/rooms/" + game.code);
@@ -92,6 +115,7 @@ async function refresh() {
   } finally {
     game.busy = false;
   }
+  if (game.again) { game.again = false; refresh(); }
 }
 
 async function drawBoard(s) {
