@@ -235,6 +235,8 @@ class TestBadInput:
         ({"arrows": [(30, 1)]}, InvalidArgument), ({"size": 0}, InvalidArgument),
         ({"on_roll_color": "red"}, InvalidArgument), ({"colors": {"nope": "#000"}}, InvalidArgument),
         ({"players": ("one",)}, InvalidArgument), ({"id_prefix": "a b"}, InvalidArgument),
+        ({"flipped": "yes"}, InvalidArgument), ({"pips": None}, InvalidArgument), ({"title": 3}, InvalidArgument),
+        ({"colors": "red"}, InvalidArgument), ({"arrows": 5}, InvalidArgument),
     ])
     def test_raises(self, kw, err):
         with pytest.raises(err):

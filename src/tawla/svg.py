@@ -203,9 +203,10 @@ def board(position: Position, *, dice: Sequence[int] | None = None, cube: tuple[
         Points (on-roll numbering, 1..24; 0 = off) to highlight as destinations.
     lit_checker_points : iterable of int
         Points (1..24; 25 = bar) whose top checker of the player on roll is highlighted.
-    arrows : iterable of Arrow, (tail, head[, color]), Step or Move, optional
+    arrows : iterable of Arrow, (tail, head[, color[, opponent]]), Step or Move, optional
         Arrows between points (on-roll numbering, 25 = bar, 0 = off); a Move gives one
-        arrow per step.
+        arrow per step; an :class:`Arrow` with ``opponent=True`` is a move of the opponent
+        in his numbering.
     flipped : bool
         Draw from the opponent's seat (the opponent's home at the bottom right). The
         ``data-point`` attributes stay in the on-roll player's numbering; the printed
@@ -240,7 +241,8 @@ def board(position: Position, *, dice: Sequence[int] | None = None, cube: tuple[
     tawla.errors.InvalidDice
         Dice not two integers in 1..6.
     tawla.errors.InvalidArgument
-        A bad cube, point list, arrow, colour name or size.
+        A bad cube, point list, arrow, colour, size, flag (``flipped``, ``coordinates``,
+        ``pips``: booleans), title, player names or id prefix.
     """
     if not isinstance(position, Position):
         raise InvalidPosition(f"expected a tawla.Position, not {type(position).__name__}")
@@ -249,6 +251,10 @@ def board(position: Position, *, dice: Sequence[int] | None = None, cube: tuple[
     lit_to = _point_list(lit_points, "lit_points", 0, 24)
     lit_from = _point_list(lit_checker_points, "lit_checker_points", 1, 25)
     arrow_list = _arrows(arrows)
+    for name, flag in (("flipped", flipped), ("coordinates", coordinates), ("pips", pips)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise InvalidArgument(f"{name} must be True or False, not {quote(flag)}")
+    flipped = bool(flipped)
     if on_roll_color not in ("white", "black"):
         raise InvalidArgument(f"on_roll_color must be 'white' or 'black', not {quote(on_roll_color)}")
     if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size <= 0):
