@@ -217,6 +217,11 @@ class TestDiceCubeArrows:
             mine = point_x(root, pos.ruleset.opponent_point(24))
             assert abs(float(line.get("x1")) - mine) < 1            # starts on the opponent's 24 point
 
+    def test_text_xml_cannot_hold(self):
+        svg = tawla.svg.board(get_ruleset("adi").initial_position(), players=("a\x01b", "c\ud800"),
+                              title="t\x0c", colors={"lit": "#000\x02"})
+        parse(svg)
+
     def test_self_contained(self):
         svg = tawla.svg.board(get_ruleset("backgammon").initial_position(), dice=(2, 1), cube=(2, 1),
                               arrows=[(24, 23)], players=("A & <B>", "C"), size=300)

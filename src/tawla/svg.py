@@ -47,7 +47,7 @@ from .core.steps import Step
 from .errors import InvalidArgument, InvalidPosition, quote
 from .position import Position
 
-__all__ = ["Arrow", "board", "COLORS", "WIDTH", "HEIGHT"]
+__all__ = ["Arrow", "board", "xml_text", "COLORS", "WIDTH", "HEIGHT"]
 
 WIDTH, HEIGHT = 600, 480
 """The viewBox of every picture (user units); ``size`` scales it."""
@@ -86,12 +86,22 @@ class Arrow(NamedTuple):
 ArrowLike = Union[Arrow, Step, Move, Sequence[int]]
 
 
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` escaped for XML character data, with the characters XML 1.0 cannot hold
+    (control characters, lone surrogates) replaced by U+FFFD."""
+    return escape(_NOT_XML.sub("\ufffd", text))
+
+
 def _fmt(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
 def _attrs(**kw: object) -> str:
-    return "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}" for k, v in kw.items() if v is not None)
+    return "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(_NOT_XML.sub('', str(v)))}"
+                   for k, v in kw.items() if v is not None)
 
 
 def _point_x(v: int) -> float:
@@ -180,7 +190,7 @@ class _Canvas:
 
     def label(self, x: float, y: float, text: str, color: str, size: int = 14, cls: str = "count") -> None:
         self.add(f"<text{_attrs(class_=cls, x=_fmt(x), y=_fmt(y + size * 0.36), fill=color, font_size=size)}"
-                 f" font-family=\"sans-serif\" font-weight=\"bold\" text-anchor=\"middle\">{escape(text)}</text>")
+                 f" font-family=\"sans-serif\" font-weight=\"bold\" text-anchor=\"middle\">{xml_text(text)}</text>")
 
 
 def board(position: Position, *, dice: Sequence[int] | None = None, cube: tuple[int, int | None] | None = None,
@@ -269,7 +279,7 @@ def board(position: Position, *, dice: Sequence[int] | None = None, cube: tuple[
     for k, v in (colors or {}).items():
         if k not in COLORS or not isinstance(v, str):
             raise InvalidArgument(f"colors: unknown entry {quote(k)} (known: {', '.join(COLORS)})")
-        palette[k] = v
+        palette[k] = _NOT_XML.sub("", v)
     geometry = position.ruleset.geometry
     me_color, opp_color = on_roll_color, "black" if on_roll_color == "white" else "white"
 
@@ -281,7 +291,7 @@ def board(position: Position, *, dice: Sequence[int] | None = None, cube: tuple[
     h = int(size * HEIGHT / WIDTH) if size else None
     cv.add(f"<svg xmlns=\"http://www.w3.org/2000/svg\"{_attrs(class_='tawla-board', viewBox=f'0 0 {WIDTH} {HEIGHT}', width=size, height=h)}"
            f"{_attrs(data_ruleset=position.ruleset.name, data_position=position.id(), data_flipped=int(flipped))}>")
-    cv.add(f"<title>{escape(title if title is not None else f'{position.ruleset.name} {position.id()}')}</title>")
+    cv.add(f"<title>{xml_text(title if title is not None else f'{position.ruleset.name} {position.id()}')}</title>")
     _frame(cv)
     row = position.row
     pins = pinned_points(row)
@@ -466,7 +476,7 @@ def _info(cv: _Canvas, position: Position, players: tuple[str, str] | None, pips
         bottom = (k == 0) != flipped
         y = HEIGHT - 9 if bottom else 9
         cv.add(f"<text{_attrs(class_=f'player {side}', x=WIDTH / 2, y=y + 5, fill=cv.c['text'], font_size=14)}"
-               f" font-family=\"sans-serif\" text-anchor=\"middle\">{escape(text)}</text>")
+               f" font-family=\"sans-serif\" text-anchor=\"middle\">{xml_text(text)}</text>")
 
 
 def _anchor(p: int, position: Position, seat_of, flipped: bool, head: bool, opponent: bool = False) -> tuple[float, float]:

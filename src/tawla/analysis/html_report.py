@@ -22,7 +22,6 @@ on the scale of gnubg's bands, so its rating is "N/A" (gnubg's word for no ratin
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape
 
 from ..errors import FormatError, InvalidArgument, TawlaError, quote
 from ..notation import parse_move
@@ -175,7 +174,7 @@ th:first-child, td:first-child { text-align: left; }
 
 
 def _e(x: object) -> str:
-    return escape(str(x))
+    return svg.xml_text(str(x))
 
 
 def _num(x: float | None, fmt: str = "{:.1f}") -> str:
