@@ -92,21 +92,29 @@ def _pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))] * 1000
 
 
-async def run_room(client: httpx.AsyncClient, i: int, stats: Stats, stop: float, interval: float) -> int:
-    """One room until ``stop`` (time.monotonic): returns its code's server-side version count."""
+async def make_room(client: httpx.AsyncClient, i: int, gate: asyncio.Semaphore) -> tuple[str, dict, bool]:
+    """Room ``i``: ``(code, {seat: headers}, with_bot)``; a bot in every other room."""
+    async with gate:
+        ruleset = RULESETS[i % len(RULESETS)]
+        r = await client.post("/v1/rooms", json={"ruleset": ruleset, "house": "international", "length": 1,
+                                                 "name": f"p{i}"})
+        host = r.json()
+        code = host["code"]
+        heads = {0: {"Authorization": f"Bearer {host['token']}"}}
+        with_bot = i % 2 == 0
+        if with_bot:
+            await client.post(f"/v1/rooms/{code}/bots", json={"level": "ply0"}, headers=heads[0])
+        else:
+            g = (await client.post(f"/v1/rooms/{code}/join", json={"name": f"q{i}"})).json()
+            heads[1] = {"Authorization": f"Bearer {g['token']}"}
+    return code, heads, with_bot
+
+
+async def run_room(client: httpx.AsyncClient, i: int, room: tuple, stats: Stats, stop: float,
+                   interval: float) -> int:
+    """One room until ``stop`` (time.monotonic): returns its server-side version count."""
+    code, heads, with_bot = room
     rng = random.Random(i)
-    ruleset = RULESETS[i % len(RULESETS)]
-    r = await client.post("/v1/rooms", json={"ruleset": ruleset, "house": "international", "length": 1,
-                                             "name": f"p{i}"})
-    host = r.json()
-    code = host["code"]
-    heads = {0: {"Authorization": f"Bearer {host['token']}"}}
-    with_bot = i % 2 == 0
-    if with_bot:
-        await client.post(f"/v1/rooms/{code}/bots", json={"level": "ply0"}, headers=heads[0])
-    else:
-        g = (await client.post(f"/v1/rooms/{code}/join", json={"name": f"q{i}"})).json()
-        heads[1] = {"Authorization": f"Bearer {g['token']}"}
     await asyncio.sleep(rng.random() * interval)
     version = 0
     state = (await stats.timed(client.get(f"/v1/rooms/{code}", headers=heads[0]), stats.reads)).json()
@@ -153,9 +161,12 @@ async def load(url: str, rooms: int, rate: float, seconds: float) -> dict:
     stats = Stats()
     limits = httpx.Limits(max_connections=rooms + 8, max_keepalive_connections=rooms + 8)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+        gate = asyncio.Semaphore(16)
+        made = await asyncio.gather(*(make_room(client, i, gate) for i in range(rooms)))
         stop = time.monotonic() + seconds
         t0 = time.monotonic()
-        versions = await asyncio.gather(*(run_room(client, i, stats, stop, rooms / rate) for i in range(rooms)))
+        versions = await asyncio.gather(*(run_room(client, i, made[i], stats, stop, rooms / rate)
+                                          for i in range(rooms)))
         wall = time.monotonic() - t0
     return {"rooms": rooms, "target_rate": rate, "seconds": wall, "actions": len(stats.actions),
             "reads": len(stats.reads), "server_actions": sum(versions), "errors_5xx": stats.errors,

@@ -176,8 +176,11 @@ class TestRooms:
     def test_bots_of_every_search_level_play(self, client, level):
         host = create_room(client, ruleset="tawla31", house="federation", length=1)
         client.post(f"/v1/rooms/{host.code}/bots", json={"level": level}, headers=host.headers)
-        s = play_until({0: host}, lambda st: st["match"] and sum(e["type"] == "turn" and e["player"] == 1
-                                                                 for e in st["match"]["events"]) >= 2)
+        def two_bot_turns(_st):
+            events = host.state()["match"]["events"]
+            return sum(e["type"] == "turn" and e["player"] == 1 for e in events) >= 2
+
+        s = play_until({0: host}, two_bot_turns)
         assert s["phase"] != "over" or s["winner"] is not None
 
     def test_only_the_host_adds_a_bot_of_a_known_level(self, client):

@@ -19,7 +19,7 @@ from typing import Any, AsyncIterator, Optional
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
@@ -159,16 +159,21 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2) ->
                       token: Optional[str] = Depends(_token)) -> dict:
         return await hub(request).add_bot(code, token, body.level if body is not None else "ply0")
 
+    # The room's state is built and encoded once per version (Room.state_json), so these two
+    # answer the encoded text; the schema still documents it as RoomState.
     @app.get("/v1/rooms/{code}", response_model=S.RoomState, responses=E)
-    async def room_state(request: Request, code: str, token: Optional[str] = Depends(_token)) -> dict:
+    async def room_state(request: Request, code: str, token: Optional[str] = Depends(_token)) -> Response:
         h = hub(request)
         mem = h.member(code, token)
-        return h.room(code).state(mem if mem.seat is not None else None)
+        return Response(h.room(code).state_json(mem if mem.seat is not None else None),
+                        media_type="application/json")
 
     @app.post("/v1/rooms/{code}/actions", response_model=S.RoomState, responses=E)
     async def action(request: Request, code: str, body: S.ActionRequest,
-                     token: Optional[str] = Depends(_token)) -> dict:
-        return await hub(request).act(code, token, body.engine_body())
+                     token: Optional[str] = Depends(_token)) -> Response:
+        h = hub(request)
+        mem = await h.act(code, token, body.engine_body())
+        return Response(h.room(code).state_json(mem, with_match=False), media_type="application/json")
 
     @app.post("/v1/rooms/{code}/rematch", response_model=S.RoomState, responses=E)
     async def rematch(request: Request, code: str, token: Optional[str] = Depends(_token)) -> dict:

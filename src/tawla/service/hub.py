@@ -267,9 +267,9 @@ class Hub:
         return {"seat": 1, "level": level}
 
     # ---------------------------------------------------------------- actions
-    async def act(self, code: str, token: str | None, body: dict[str, Any]) -> dict:
-        """``POST /v1/rooms/{code}/actions``: apply one action of the token's seat, write it,
-        then answer the room's state (without the match record).
+    async def act(self, code: str, token: str | None, body: dict[str, Any]) -> Member:
+        """``POST /v1/rooms/{code}/actions``: apply one action of the token's seat and write it;
+        the member who acted (whose view of the room's state the route answers).
 
         Raises
         ------
@@ -291,7 +291,7 @@ class Hub:
             else:
                 self._apply(room, self._engine_call(room, mem.seat, name, body))
         self._after(room)
-        return room.state(mem, with_match=False)
+        return mem
 
     def _engine_call(self, room: Room, seat: int, name: str, body: dict[str, Any]) -> Callable[[], Any]:
         m = room.match

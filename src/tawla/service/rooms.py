@@ -200,6 +200,17 @@ class Room:
         self._views[key] = (self.version, connected, out)
         return out
 
+    def state_json(self, viewer: Member | None, *, with_match: bool = True) -> bytes:
+        """:meth:`state` as JSON text (UTF-8), encoded once per version and viewer's seat."""
+        out = self.state(viewer, with_match=with_match)
+        key = ("json", None if viewer is None else viewer.seat, with_match)
+        hit = self._views.get(key)
+        if hit is not None and hit[0] is out:
+            return hit[1]
+        text = json.dumps(out, separators=(",", ":"), allow_nan=False).encode()
+        self._views[key] = (out, text)
+        return text
+
     def _state(self, viewer: Member | None) -> dict[str, Any]:
         m = self.match
         seats = []
