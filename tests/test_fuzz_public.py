@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import tawla
-from tawla import analysis, bearoff, evaluation, notation, turn
+from tawla import analysis, bearoff, evaluation, notation, svg, turn
+from tawla.analysis import html_report
 from tawla.bots import Bot, CubeAction
 from tawla.errors import TawlaError
 from tawla.formats import gnubg, matfile, sgf
@@ -286,6 +287,14 @@ target("analysis.analyze_file", analysis.analyze_file, ANY)
 target("analysis.collect_files", analysis.collect_files, st.one_of(st.lists(st.text(max_size=12), max_size=3), ANY))
 target("analysis.ruleset_for_variation", analysis.ruleset_for_variation, ANY)
 target("analysis.marks_all_hits", analysis.marks_all_hits, ANY)
+target("analysis.html_report.rating", html_report.rating, ANY)
+# tawla.svg
+SVG_KEYS = ["dice", "cube", "lit_points", "lit_checker_points", "arrows", "flipped", "on_roll_color", "size",
+            "coordinates", "players", "pips", "colors", "title", "id_prefix"]
+target("svg.board", lambda p, kw: svg.board(p, **kw), st.one_of(POSITION, ANY),
+       st.dictionaries(st.sampled_from(SVG_KEYS), st.one_of(ANY, st.sampled_from([(3, 1), (2, None), [24, 25, 0],
+                                                                                  [(24, 21), MOVES[0]]])),
+                       max_size=4))
 
 
 @pytest.mark.parametrize("name", sorted(T))

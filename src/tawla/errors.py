@@ -14,8 +14,11 @@ and the operation that raised it has changed nothing (no state is half-applied).
     ├── FormatError          a corrupt or unreadable match record
     ├── NotYourTurn          an action by a player who may not act now
     ├── InvalidAction        an action the state of a game or match does not allow
-    └── InvalidArgument      a number or array out of range or of the wrong shape
-                             (probabilities, weights, sizes) that is none of the above
+    ├── InvalidArgument      a number or array out of range or of the wrong shape
+    │                        (probabilities, weights, sizes) that is none of the above
+    ├── Unauthorized         a service request without a token, or with an unknown one
+    ├── Forbidden            a service request whose token has no right to the call
+    └── NotFound             a service request for a room that does not exist
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ __all__ = [
     "NotYourTurn",
     "InvalidAction",
     "InvalidArgument",
+    "Unauthorized",
+    "Forbidden",
+    "NotFound",
     "quote",
 ]
 
@@ -112,6 +118,20 @@ class InvalidAction(TawlaError):
 class InvalidArgument(TawlaError):
     """A value out of range or of the wrong type or shape for a parameter that is not a
     position, dice, move, record or configuration: probabilities, weights, sizes."""
+
+
+class Unauthorized(TawlaError):
+    """A request to :mod:`tawla.service` without a bearer token, or with one it does not know
+    (HTTP 401)."""
+
+
+class Forbidden(TawlaError):
+    """A request to :mod:`tawla.service` whose token may not make it: no seat in the room, or
+    not the host's (HTTP 403)."""
+
+
+class NotFound(TawlaError):
+    """A request to :mod:`tawla.service` for a room code it does not know (HTTP 404)."""
 
 
 QUOTE_LIMIT = 100

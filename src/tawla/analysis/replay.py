@@ -299,10 +299,17 @@ def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evalua
                 if owner is not None and owner != act.player:
                     rep.notes.append(f"move {act.move_number}: {_name(game, act.player)} doubles without the cube")
                 pending_double = act.player
+                board = pos.id() if mover is not None else None
+                rep.cube_decisions.append({"kind": "double", "player": act.player, "move_number": act.move_number,
+                                           "line": act.line, "board": board, "cube": cube, "owner": owner})
             elif act.kind in (TAKE, DROP):
                 rep.cube_actions += 1
                 if pending_double is None or act.player == pending_double:
                     raise FormatError(f"{act.kind} without a double to answer", text=act.raw, **where)
+                rep.cube_decisions.append({"kind": "take" if act.kind == TAKE else "drop", "player": act.player,
+                                           "move_number": act.move_number, "line": act.line,
+                                           "board": pos.id() if mover is not None else None, "cube": cube,
+                                           "owner": owner})
                 if act.kind == TAKE:
                     if cube >= MAX_CUBE:
                         raise FormatError(f"a take past a cube of {MAX_CUBE}", text=act.raw, **where)

@@ -286,6 +286,12 @@ class GameReport:
     unsettled : list of str
         Plays whose text fits a hitting and a non-hitting move with nothing in the game to
         choose (read without the hit); they become notes unless the file marks all its hits.
+    cube_decisions : list of dict
+        One per double, take and drop of the record, in order: ``kind`` (``"double"``,
+        ``"take"``, ``"drop"``), ``player`` (who acts), ``move_number``, ``line``, ``board``
+        (the tawla ID of the position before the doubler's roll, from the doubler's seat; None
+        when the record doubles before any roll), ``cube`` and ``owner`` (before the double;
+        owner None = centred).
     """
 
     number: int
@@ -305,6 +311,7 @@ class GameReport:
     hits_written: int = 0
     hits_unwritten: int = 0
     unsettled: list = field(default_factory=list)
+    cube_decisions: list = field(default_factory=list)
 
     def __post_init__(self):
         if self.decisions is None:
@@ -323,6 +330,7 @@ class GameReport:
         """
         d = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "decisions"}
         d["score"], d["notes"], d["unsettled"] = list(self.score), list(self.notes), list(self.unsettled)
+        d["cube_decisions"] = [dict(c) for c in self.cube_decisions]
         if ruleset is None:
             d["decisions"] = [vars(x) for x in self.decisions]
         else:

@@ -7,6 +7,7 @@
 ``tawla selfplay``         the engine plays itself and writes a .mat or .sgf record
 ``tawla train``            train a neural evaluator by self-play
 ``tawla bench``            the speed table (fast vs reference vs external engines)
+``tawla serve``            the game service: rooms, bots, timers, coin tables (the serve extra)
 
 :func:`main` turns a :class:`tawla.errors.TawlaError` (or an ``OSError`` on a file) into one
 line on stderr, ``tawla <command>: <ClassName>: <message>``, never a traceback. Exit status:
@@ -23,7 +24,7 @@ import sys
 
 from .._version import __version__
 from ..errors import ConfigError, InvalidDice, TawlaError
-from . import analyze, bench, board, evaluate, moves, selfplay, train
+from . import analyze, bench, board, evaluate, moves, selfplay, serve, train
 from .analyze import sample_files
 
 __all__ = ["main", "build_parser", "exit_status", "sample_files", "EXIT_OK", "EXIT_BAD_DATA", "EXIT_USAGE"]
@@ -35,7 +36,7 @@ EXIT_USAGE = 2
 USAGE_ERRORS = (ConfigError, InvalidDice)
 """The :mod:`tawla.errors` classes that mean the command line itself is wrong (exit 2)."""
 
-COMMANDS = (moves, board, analyze, evaluate, selfplay, train, bench)
+COMMANDS = (moves, board, analyze, evaluate, selfplay, train, bench, serve)
 """The command modules, in the order ``tawla -h`` lists them."""
 
 

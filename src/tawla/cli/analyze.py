@@ -16,6 +16,7 @@ from ..analysis import collect_files
 from ..analysis.chunks import evaluator_for
 from ..analysis.parallel import analyze_parallel
 from ..errors import ConfigError, FormatError
+from ..analysis.html_report import write_html
 from ..analysis.report import plural, render_text, to_json
 from ..rules import get_ruleset
 from .arguments import count, positive
@@ -53,6 +54,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = subparsers.add_parser("analyze", help=HELP, description=DESCRIPTION)
     p.add_argument("files", nargs="*", help="files, directories or globs; none: the bundled samples")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--html", default=None, metavar="REPORT.html",
+                   help="also write one self-contained page: error rates, ratings, the worst plays on boards")
     p.add_argument("--ruleset", default=None, help="override the record's Variation header")
     p.add_argument("--worst", type=count, default=3, help="worst decisions listed per file")
     p.add_argument("--heuristic", action="store_true", help="use the small built-in evaluator")
@@ -108,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         ``--ruleset`` (:class:`~tawla.errors.UnsupportedRuleset`); ``--scheduler`` without
         Dask installed, or with ``--workers``.
     tawla.errors.FormatError
-        After the report is printed: some file was unreadable, had corrupt lines or a game
+        ``--html`` names a file that cannot be written. After the report is printed: some file was unreadable, had corrupt lines or a game
         that does not replay (the report says which and why).
     """
     if args.ruleset is not None:
@@ -152,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         print(to_json(reports, evaluator))
     else:
         render_text(reports, evaluator, worst=args.worst)
+    if args.html is not None:
+        write_html(args.html, reports, evaluator, worst=args.worst)
     failed = [r.path for r in reports if not r.ok]
     if failed:
         shown = ", ".join(failed[:3]) + (f" and {len(failed) - 3} more" if len(failed) > 3 else "")

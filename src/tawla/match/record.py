@@ -253,10 +253,13 @@ class RecordMixin(TurnsMixin):
     """The JSON document of a match, its restoration and its replay."""
 
     def _config(self) -> dict:
+        house = self.__dict__.get("_house_dict")
+        if house is None or house[0] is not self.house:  # the profile is frozen: its dict made once
+            house = self._house_dict = (self.house, self.house.to_dict())
         return {
             "ruleset": self.ruleset.name,
             "ruleset_options": dict(self.ruleset.options),
-            "house": self.house.to_dict(),
+            "house": house[1],
             "length": self.length,
             "players": list(self.players),
             "rng": self._rng_initial,

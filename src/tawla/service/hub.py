@@ -1,0 +1,516 @@
+"""The rooms of a running service: creating, joining, actions, timers, bots, sockets, coins.
+
+Every change to a room is made under the room's :class:`asyncio.Lock`: the engine applies
+the action (whole or not at all), the room is written to the database (one short
+transaction, with its ledger movements), and only then is the action acknowledged and the
+new state sent to the room's sockets. If the write fails the match is rebuilt from the last
+record written, so memory never runs ahead of the database.
+
+Timers belong to the server's clock (seconds since the epoch): one task per room sleeps
+until :attr:`tawla.Match.deadline` and calls :meth:`tawla.Match.on_timeout`; at start the
+rooms are loaded and a deadline that passed while the server was down fires at once.
+A bot's search runs in a thread pool, off the event loop; what it plays is applied and
+written like a player's action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
+
+from ..errors import ConfigError, Forbidden, InvalidAction, NotFound, TawlaError, Unauthorized, quote
+from .rooms import Member, Room, new_code, new_token, room_options
+from .store import Store, hash_token
+from .views import bot_for, levels
+
+__all__ = ["Hub", "ACTIONS"]
+
+log = logging.getLogger("tawla.service")
+
+ACTIONS = ("roll", "step", "undo", "confirm", "move", "double", "take", "drop", "resign", "accept", "reject",
+           "leave")
+"""The actions of ``POST /v1/rooms/{code}/actions`` and of the room's socket."""
+
+MAX_TIMEOUTS = 16
+"""The most deadlines one timer wake-up handles (each ends a phase; a bound on the loop)."""
+
+MAX_BOT_ACTIONS = 64
+"""The most actions a bot makes in a row before yielding to a new task."""
+
+
+class Hub:
+    """The service's rooms, in memory and in the :class:`~tawla.service.store.Store`.
+
+    Parameters
+    ----------
+    store : Store
+    bot_threads : int
+        Threads of the pool that runs the bots' searches.
+    """
+
+    def __init__(self, store: Store, bot_threads: int = 2) -> None:
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self.tokens: dict[str, Member] = {}  # sha256 hex -> member
+        self.pool = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="tawla-bot")
+        self._tasks: set[asyncio.Task] = set()
+
+    # ---------------------------------------------------------------- start and stop
+    async def start(self) -> None:
+        """Load every open room from the database, arm its timer (a deadline already passed
+        fires at once) and let its bot play.
+
+        Raises
+        ------
+        tawla.errors.FormatError
+            A stored match that does not replay.
+        """
+        for row in self.store.load():
+            room = Room(code=row["code"], options=json.loads(row["options"]), status=row["status"],
+                        match_no=row["match_no"], escrow=row["escrow"], rematch=set(json.loads(row["rematch"])))
+            for m in row["members"]:
+                mem = Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"])
+                room.members.append(mem)
+                if mem.token is not None:
+                    self.tokens[mem.token] = mem
+            if row["match"] is not None:
+                room.restore(row["match"])
+            self.rooms[room.code] = room
+            self._after(room)
+
+    async def stop(self) -> None:
+        """Cancel the timers and bot tasks, stop the bot pool."""
+        for room in self.rooms.values():
+            for t in (room.timer, room.bot_task):
+                if t is not None:
+                    t.cancel()
+        for t in list(self._tasks):
+            t.cancel()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    # ---------------------------------------------------------------- tokens
+    def member(self, code: str, token: str | None) -> Member:
+        """The member of room ``code`` whose bearer token is ``token``.
+
+        Raises
+        ------
+        tawla.errors.NotFound
+            No such room.
+        tawla.errors.Unauthorized
+            No token, or one the service does not know.
+        tawla.errors.Forbidden
+            A token of another room, or an account's.
+        """
+        room = self.room(code)
+        if not token:
+            raise Unauthorized("a bearer token is required")
+        h = hash_token(token)
+        mem = self.tokens.get(h)
+        if mem is None:
+            if self.store.account_by_token(token) is not None:
+                raise Forbidden("an account token has no seat in a room: use the token of the seat")
+            raise Unauthorized("unknown token")
+        if mem.room != room.code:
+            raise Forbidden(f"this token has no seat in room {room.code}")
+        return mem
+
+    def account(self, token: str | None) -> dict:
+        """The account of a bearer token.
+
+        Raises
+        ------
+        tawla.errors.Unauthorized
+            No token, or not an account's.
+        """
+        if not token:
+            raise Unauthorized("an account token is required")
+        acc = self.store.account_by_token(token)
+        if acc is None:
+            raise Unauthorized("unknown account token")
+        return acc
+
+    def room(self, code: str) -> Room:
+        """The room ``code`` (case-insensitive).
+
+        Raises
+        ------
+        tawla.errors.NotFound
+        """
+        room = self.rooms.get(code.upper()) if isinstance(code, str) else None
+        if room is None:
+            raise NotFound(f"no room {quote(code)}")
+        return room
+
+    # ---------------------------------------------------------------- accounts
+    def create_account(self, name: str, house: str) -> dict:
+        """A new account: ``{"account": {...}, "token"}``.
+
+        Raises
+        ------
+        tawla.errors.ConfigError
+            An unknown house.
+        """
+        from ..match import HOUSE_NAMES
+        if house not in HOUSE_NAMES:
+            raise ConfigError(f"unknown house {quote(house)}; known: {', '.join(HOUSE_NAMES)}")
+        token = new_token()
+        acc = self.store.create_account(name, house, token)
+        return {"account": acc, "token": token}
+
+    # ---------------------------------------------------------------- rooms
+    def create_room(self, body: dict[str, Any], token: str | None) -> dict:
+        """``POST /v1/rooms``: a waiting room with the host in seat 0: ``{code, token, seat}``.
+
+        Raises
+        ------
+        tawla.errors.ConfigError, tawla.errors.UnsupportedRuleset
+            Options the house does not allow.
+        tawla.errors.Unauthorized
+            A stake without an account token.
+        tawla.errors.InvalidAction
+            A balance below the stake.
+        """
+        opts = room_options(body["ruleset"], body["house"], body.get("length"), body.get("turn_seconds"),
+                            body.get("public", False), body.get("stake", 0), body.get("grace_seconds"),
+                            "turn_seconds" in body)
+        account = self.account(token)["id"] if opts["stake"] else None
+        code = new_code()
+        while code in self.rooms:
+            code = new_code()
+        seat_token = new_token()
+        host = Member(code, 0, body.get("name") or "Player 1", hash_token(seat_token), account)
+        self.store.create_room(code, opts, {"seat": 0, "name": host.name, "token": seat_token, "account": account})
+        room = Room(code=code, options=opts, members=[host], escrow=opts["stake"] if account is not None else 0)
+        self.rooms[code] = room
+        self.tokens[host.token] = host  # type: ignore[index]
+        return {"code": code, "token": seat_token, "seat": 0}
+
+    async def join(self, code: str, name: str | None, token: str | None) -> dict:
+        """``POST /v1/rooms/{code}/join``: seat 1 (the match starts), or a spectator's token
+        when the room is full: ``{token, seat}`` (seat None for a spectator).
+
+        Raises
+        ------
+        tawla.errors.NotFound
+        tawla.errors.Unauthorized
+            A coin table without an account token.
+        tawla.errors.InvalidAction
+            A balance below the stake, or the account that is already seated.
+        """
+        room = self.room(code)
+        async with room.lock:
+            seat_token = new_token()
+            if room.status != "waiting" or room.seat(1) is not None:
+                mem = Member(room.code, None, name or "Spectator", hash_token(seat_token))
+                self.store.add_member(room.code, {"seat": None, "name": mem.name, "token": seat_token})
+                room.members.append(mem)
+            else:
+                account = None
+                if room.stake:
+                    account = self.account(token)["id"]
+                    if any(m.account == account for m in room.members):
+                        raise InvalidAction("this account already has the other seat")
+                mem = Member(room.code, 1, name or "Player 2", hash_token(seat_token), account)
+                self._seat_and_start(room, mem, seat_token)
+            self.tokens[mem.token] = mem  # type: ignore[index]
+            room.version += 1
+        self._after(room)
+        return {"token": seat_token, "seat": mem.seat}
+
+    def _seat_and_start(self, room: Room, mem: Member, token: str | None) -> None:
+        """Seat 1 taken (a player or a bot): start the match and write both in one transaction."""
+        room.members.append(mem)
+        try:
+            room.start_match()
+            room.match_json = room.match.to_json()  # type: ignore[union-attr]
+            self.store.add_member(room.code, {"seat": 1, "name": mem.name, "token": token, "account": mem.account,
+                                              "bot": mem.bot},
+                                  stake=room.stake if mem.account is not None else 0, room=room.row())
+        except BaseException:
+            room.members.remove(mem)
+            room.match, room.match_json, room.status = None, None, "waiting"
+            room.match_no -= 1
+            raise
+        if mem.account is not None:
+            room.escrow += room.stake
+
+    async def add_bot(self, code: str, token: str | None, level: str) -> dict:
+        """``POST /v1/rooms/{code}/bots``: a bot of ``level`` takes seat 1 (host only).
+
+        Raises
+        ------
+        tawla.errors.Forbidden
+            Not the host's token.
+        tawla.errors.ConfigError
+            An unknown level.
+        tawla.errors.InvalidAction
+            Seat 1 is taken, or a coin table (bots play for no coins).
+        """
+        mem = self.member(code, token)
+        room = self.room(code)
+        if mem.seat != 0:
+            raise Forbidden("only the host adds a bot")
+        if level not in levels():
+            raise ConfigError(f"a bot's level is one of {', '.join(levels())}, not {quote(level)}")
+        async with room.lock:
+            if room.stake:
+                raise InvalidAction("bots do not play on coin tables")
+            if room.status != "waiting" or room.seat(1) is not None:
+                raise InvalidAction("seat 1 is taken")
+            self._seat_and_start(room, Member(room.code, 1, f"Bot ({level})", None, bot=level), None)
+            room.version += 1
+        self._after(room)
+        return {"seat": 1, "level": level}
+
+    # ---------------------------------------------------------------- actions
+    async def act(self, code: str, token: str | None, body: dict[str, Any]) -> Member:
+        """``POST /v1/rooms/{code}/actions``: apply one action of the token's seat and write it;
+        the member who acted (whose view of the room's state the route answers).
+
+        Raises
+        ------
+        tawla.errors.Unauthorized, tawla.errors.Forbidden, tawla.errors.NotFound
+        tawla.errors.NotYourTurn, tawla.errors.InvalidAction, tawla.errors.IllegalMove,
+        tawla.errors.AmbiguousMove
+            What the engine refuses (nothing is written).
+        """
+        mem = self.member(code, token)
+        room = self.room(code)
+        if mem.seat is None:
+            raise Forbidden("a spectator has no seat to act from")
+        name = body.get("action")
+        if name not in ACTIONS:
+            raise InvalidAction(f"an action is one of {', '.join(ACTIONS)}, not {quote(name)}")
+        async with room.lock:
+            if name == "leave" and room.match is None:
+                self._close(room, mem)
+            else:
+                self._apply(room, self._engine_call(room, mem.seat, name, body))
+        self._after(room)
+        return mem
+
+    def _engine_call(self, room: Room, seat: int, name: str, body: dict[str, Any]) -> Callable[[], Any]:
+        m = room.match
+        if m is None:
+            raise InvalidAction("the match has not started: waiting for a player")
+        if name == "step":
+            dice = body.get("dice")
+            dice = tuple(dice) if isinstance(dice, list) else dice
+            return lambda: m.step(seat, body.get("from"), body.get("to"), dice)
+        if name == "move":
+            text = body.get("move")
+            if not isinstance(text, str):
+                raise InvalidAction(f"a move is move text, not {quote(text)}")
+            return lambda: m.play(seat, text)
+        if name == "resign":
+            kind = body.get("kind") or "single"
+            return lambda: m.resign(seat, kind)
+        method = {"accept": m.accept_resignation, "reject": m.reject_resignation}.get(name) or getattr(m, name)
+        return lambda: method(seat)
+
+    def _apply(self, room: Room, call: Callable[[], Any]) -> None:
+        """Under the room's lock: the engine's action, then the write (undone if it fails)."""
+        call()
+        room.version += 1
+        self._save(room)
+
+    def _save(self, room: Room, stakes: tuple = ()) -> None:
+        """Write the room (and, at the end of a coin table's match, its payments); on failure
+        rebuild the match from the last record written and raise."""
+        m = room.match
+        text = m.to_json() if m is not None else None
+        old = room.match_json, room.status, room.escrow
+        settle: list[tuple] = []
+        if m is not None and m.phase == "over":
+            room.status = "over"
+            settle = self._settlement(room)
+        room.match_json = text
+        try:
+            self.store.save_room(room.code, room.row(), settle=settle, stakes=stakes)
+        except BaseException:
+            room.match_json, room.status, room.escrow = old
+            if room.match_json is not None:
+                room.restore(room.match_json)
+            raise
+        room.escrow -= sum(a for _, a, _ in settle)
+
+    def _settlement(self, room: Room) -> list[tuple]:
+        """The payments out of a room's escrow at the end of its match: the prize and the rake
+        (the payout of the engine), or the stakes back when there is no winner."""
+        if room.escrow <= 0:
+            return []
+        m = room.match
+        pay = m.payout if m is not None else None
+        accounts = {x.seat: x.account for x in room.members if x.seat is not None}
+        if pay is not None and accounts.get(pay["winner"]) is not None and pay["pot"] == room.escrow:
+            return [(accounts[pay["winner"]], pay["prize"], "prize"), (None, pay["fee"], "rake")]
+        return [(a, room.stake, "refund") for a in accounts.values() if a is not None][: room.escrow // max(room.stake, 1)]
+
+    def _close(self, room: Room, mem: Member) -> None:
+        """The host leaves a waiting room: it closes and his stake comes back."""
+        if mem.seat != 0 or room.status != "waiting":
+            raise InvalidAction("nothing to leave: the match has not started")
+        settle = [(mem.account, room.escrow, "refund")] if room.escrow and mem.account is not None else []
+        room.status = "closed"
+        self.store.save_room(room.code, room.row(), settle=settle)
+        room.escrow = 0
+        room.version += 1
+
+    async def rematch(self, code: str, token: str | None) -> dict:
+        """``POST /v1/rooms/{code}/rematch``: the seat asks for another match; when both have
+        (a bot always does) it starts, a coin table taking both stakes again.
+
+        Raises
+        ------
+        tawla.errors.Forbidden
+            A spectator.
+        tawla.errors.InvalidAction
+            The match is not over, or a balance below the stake (the request is then dropped).
+        """
+        mem = self.member(code, token)
+        room = self.room(code)
+        if mem.seat is None:
+            raise Forbidden("a spectator has no seat to ask from")
+        async with room.lock:
+            if room.status != "over":
+                raise InvalidAction("a rematch follows a match that is over")
+            wish = room.rematch | {mem.seat} | ({room.bot_seat()} - {None})
+            if wish != {0, 1}:
+                room.rematch = wish
+                room.version += 1
+                self.store.save_room(room.code, room.row())
+            else:
+                old = (room.match, room.match_json, room.match_no, room.rematch, room.status)
+                room.start_match()
+                stakes = tuple((x.account, room.stake) for x in room.members
+                               if x.seat is not None and x.account is not None and room.stake)
+                try:
+                    room.version += 1
+                    self._save(room, stakes=stakes)
+                except BaseException:
+                    room.match, room.match_json, room.match_no, room.rematch, room.status = old
+                    room.rematch = set()
+                    raise
+                room.escrow += sum(a for _, a in stakes)
+        self._after(room)
+        return room.state(mem, with_match=False)
+
+    # ---------------------------------------------------------------- after a change
+    def _spawn(self, coro) -> asyncio.Task:
+        t = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(t)
+        t.add_done_callback(self._tasks.discard)
+        return t
+
+    def _after(self, room: Room) -> None:
+        """Send the new state to the room's sockets, arm its timer and wake its bot."""
+        self.broadcast(room)
+        self._arm(room)
+        m = room.match
+        bot = room.bot_seat()
+        if (m is not None and bot is not None and m.phase != "over" and m.to_act == bot
+                and (room.bot_task is None or room.bot_task.done())):
+            room.bot_task = self._spawn(self._bot_play(room))
+
+    def _arm(self, room: Room) -> None:
+        current = asyncio.current_task()
+        if room.timer is not None and room.timer is not current and not room.timer.done():
+            room.timer.cancel()
+        room.timer = None
+        m = room.match
+        if m is None or m.phase == "over" or m.deadline is None:
+            return
+        room.timer = self._spawn(self._fire_at(room, m.deadline))
+
+    async def _fire_at(self, room: Room, deadline: float) -> None:
+        delay = deadline - time.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        async with room.lock:
+            m = room.match
+            fired = 0
+            while (m is not None and m.phase != "over" and m.deadline is not None and fired < MAX_TIMEOUTS):
+                now = time.time()
+                if m.deadline > now:
+                    break
+                try:
+                    m.on_timeout(now)
+                except TawlaError as e:  # pragma: no cover - the engine refuses only bad times
+                    log.error("room %s: on_timeout failed: %s", room.code, e)
+                    break
+                fired += 1
+            if fired:
+                room.version += 1
+                self._save(room)
+        if room.timer is asyncio.current_task():
+            room.timer = None
+        self._after(room)
+
+    async def _bot_play(self, room: Room) -> None:
+        loop = asyncio.get_running_loop()
+        for _ in range(MAX_BOT_ACTIONS):
+            async with room.lock:
+                m, seat = room.match, room.bot_seat()
+                if m is None or seat is None or m.phase == "over" or m.to_act != seat:
+                    return
+                level = room.seat(seat).bot or "ply0"  # type: ignore[union-attr]
+                version, phase = room.version, m.phase
+                if phase != "move":
+                    call = {"roll": m.roll, "double": m.take, "resign": m.accept_resignation}[phase]
+                    self._apply(room, lambda: call(seat))
+                else:
+                    position, dice = m.turn_start_position, m.dice or (1, 1)  # dice are set in a move
+            if phase == "move":
+                move = await loop.run_in_executor(self.pool, lambda: bot_for(position.ruleset, level)
+                                                  .choose(position, dice))
+                async with room.lock:
+                    if room.version != version:  # a timeout played meanwhile
+                        continue
+                    self._apply(room, lambda: m.play(seat, move))
+            self.broadcast(room)
+            self._arm(room)
+
+    # ---------------------------------------------------------------- sockets
+    def broadcast(self, room: Room) -> None:
+        """Queue the room's state (without the match record) for each of its sockets."""
+        if not room.sockets:
+            return
+        by_seat: dict[Any, dict] = {}
+        for q, seat in list(room.sockets.items()):
+            if seat not in by_seat:
+                viewer = room.seat(seat) if seat is not None else None
+                by_seat[seat] = {"type": "state", "state": room.state(viewer, with_match=False)}
+            q.put_nowait(by_seat[seat])
+
+    async def connect(self, room: Room, mem: Member, q: asyncio.Queue) -> None:
+        """A socket of ``mem`` opens: it gets the state; an absent player is back."""
+        room.sockets[q] = mem.seat
+        m = room.match
+        if mem.seat is not None and m is not None and m.phase != "over" and m.away[mem.seat] is not None:
+            async with room.lock:
+                self._apply(room, lambda: m.reconnect(mem.seat))
+            self._after(room)
+        else:
+            q.put_nowait({"type": "state", "state": room.state(mem if mem.seat is not None else None,
+                                                               with_match=False)})
+
+    async def disconnect(self, room: Room, mem: Member, q: asyncio.Queue) -> None:
+        """A socket closes: on a coin table with a grace period, a player with no socket left
+        is reported gone (he forfeits unless he is back within the grace period)."""
+        room.sockets.pop(q, None)
+        m = room.match
+        if (mem.seat is None or m is None or m.phase == "over" or mem.seat in room.sockets.values()
+                or not room.stake or room.house.grace_period is None or m.away[mem.seat] is not None):
+            return
+        async with room.lock:
+            if m.phase != "over" and m.away[mem.seat] is None:
+                self._apply(room, lambda: m.disconnect(mem.seat))
+        self._after(room)
+
+    def tables(self) -> list[dict]:
+        """Public rooms waiting for a player."""
+        return [r.table_entry() for r in self.rooms.values() if r.options.get("public") and r.status == "waiting"]

@@ -1,0 +1,257 @@
+"""A room: its options (checked against the house), seats, spectators, the match it plays,
+and the state a client sees.
+
+A room is made by its host (seat 0) with the host's options; the match starts when a player
+joins (seat 1) or the host adds a bot. Statuses: ``waiting`` (for seat 1), ``playing``,
+``over`` (the match ended; a rematch starts another), ``closed`` (the host left before the
+match started).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ConfigError, quote
+from ..match import HouseRules, Match, get_house
+from .views import legal_views, position_view, public_match
+
+__all__ = ["Member", "Room", "room_options", "house_of", "new_code", "new_token"]
+
+_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+def new_code() -> str:
+    """A random room code: 6 letters and digits (no 0/O, 1/I)."""
+    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+
+
+def new_token() -> str:
+    """A random bearer token (32 bytes, URL-safe base64)."""
+    return secrets.token_urlsafe(32)
+
+
+def house_of(options: dict[str, Any]) -> HouseRules:
+    """The house profile of a room: the house with the host's turn time, stake and grace period.
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        An unknown house, a turn time outside the house's choices, a stake at a house
+        without coin tables (no table fee), a grace period that is not a positive number.
+    """
+    overrides: dict[str, Any] = {}
+    if "turn_seconds" in options:
+        overrides["turn_time"] = options["turn_seconds"]
+    base = get_house(options["house"])
+    stake = options.get("stake") or 0
+    if stake:
+        if base.fee_percent <= 0:
+            raise ConfigError(f"the {base.name} house has no coin tables: no stake")
+        overrides["stake"] = stake
+        if options.get("grace_seconds") is not None:
+            overrides["grace_period"] = options["grace_seconds"]
+    elif options.get("grace_seconds") is not None:
+        raise ConfigError("a grace period is an option of coin tables (a stake)")
+    return get_house(base, **overrides) if overrides else base
+
+
+def room_options(ruleset: str, house: str, length: int | None, turn_seconds: Any, public: bool,
+                 stake: int, grace_seconds: float | None, turn_given: bool) -> dict[str, Any]:
+    """The host's options, checked: ``{"ruleset", "house", "length", "public", "stake",
+    ["turn_seconds"], ["grace_seconds"]}`` (``turn_seconds`` only when the host chose one:
+    None is unlimited; without it the house's default holds).
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        A length, turn time, stake or grace period the house does not allow.
+    tawla.errors.UnsupportedRuleset
+        A ruleset the house does not offer.
+    """
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+        raise ConfigError(f"a stake is a whole number of coins >= 0, not {quote(stake)}")
+    opts: dict[str, Any] = {"house": house, "public": bool(public), "stake": stake}
+    if turn_given:
+        opts["turn_seconds"] = turn_seconds
+    if grace_seconds is not None:
+        opts["grace_seconds"] = grace_seconds
+    h = house_of(opts)
+    r = h.ruleset(ruleset)
+    opts["house"] = h.name if h.name in ("federation", "saharat", "international") else house
+    opts["ruleset"] = r.name
+    n = h.check_length(r.name, length)
+    if n == 0 and h.coin_table:
+        raise ConfigError("a coin table plays a match (one payment at the end), not a money session")
+    opts["length"] = n
+    return opts
+
+
+@dataclass
+class Member:
+    """A seat (0 or 1), or a spectator (``seat`` None) of a room."""
+
+    room: str
+    seat: int | None
+    name: str
+    token: str | None  # sha256 hex of the bearer token; None for a bot
+    account: int | None = None
+    bot: str | None = None
+
+
+@dataclass
+class Room:
+    """A room in memory: its options, members, match and the tasks that serve it."""
+
+    code: str
+    options: dict[str, Any]
+    status: str = "waiting"
+    match: Match | None = None
+    match_json: str | None = None  # the text last written to the database
+    match_no: int = 0
+    escrow: int = 0
+    rematch: set = field(default_factory=set)
+    members: list = field(default_factory=list)
+    version: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.Task | None = None
+    bot_task: asyncio.Task | None = None
+    sockets: dict = field(default_factory=dict)  # queue -> seat (None: spectator)
+    _public: tuple | None = None  # (version, public match JSON)
+    _views: dict = field(default_factory=dict)  # (seat, with_match) -> (version, connected, state)
+
+    @property
+    def house(self) -> HouseRules:
+        """The room's house profile (:func:`house_of`; the options never change)."""
+        h = self.__dict__.get("_house")
+        if h is None:
+            h = self.__dict__["_house"] = house_of(self.options)
+        return h
+
+    @property
+    def stake(self) -> int:
+        """Coins each player puts in (0: not a coin table)."""
+        return int(self.options.get("stake") or 0)
+
+    def seat(self, n: int) -> Member | None:
+        """The member in seat ``n``, or None."""
+        return next((m for m in self.members if m.seat == n), None)
+
+    def bot_seat(self) -> int | None:
+        """The seat a bot plays, or None."""
+        return next((m.seat for m in self.members if m.bot is not None), None)
+
+    def start_match(self) -> Match:
+        """A new match between the two seats, dice from a fresh random seed, on the wall clock
+        (seconds since the epoch, so that deadlines outlive the process).
+
+        Raises
+        ------
+        tawla.errors.ConfigError
+            Options the house no longer allows (as for :class:`tawla.Match`).
+        """
+        o = self.options
+        names = (self.seat(0).name, self.seat(1).name)  # type: ignore[union-attr]
+        self.match = Match(o["ruleset"], self.house, o["length"], names, rng=secrets.randbits(63), clock=time.time)
+        self.match_no += 1
+        self.rematch = set()
+        self.status = "playing"
+        return self.match
+
+    def restore(self, text: str) -> None:
+        """Rebuild the match from its JSON as written (the engine replays its log exactly).
+
+        Raises
+        ------
+        tawla.errors.FormatError
+            A record that does not replay.
+        """
+        self.match = Match.from_json(text, clock=time.time)
+        self.match_json = text
+
+    def public_match(self) -> dict[str, Any] | None:
+        """The engine's JSON without the random generator (cached per version)."""
+        if self.match_json is None:
+            return None
+        if self._public is None or self._public[0] != self.version:
+            self._public = (self.version, public_match(self.match_json))
+        return self._public[1]
+
+    def state(self, viewer: Member | None, *, with_match: bool = True) -> dict[str, Any]:
+        """The room's state as ``GET /v1/rooms/{code}`` gives it to ``viewer``.
+
+        ``legal_moves`` and ``legal_steps`` are filled for the seat that must act now only.
+        ``deadline`` is in seconds since the epoch (None: no timer). The dict is made once per
+        version of the room and viewer's seat, and shared: callers do not change it.
+        """
+        key = (None if viewer is None else viewer.seat, with_match)
+        connected = frozenset(self.sockets.values())
+        hit = self._views.get(key)
+        if hit is not None and hit[0] == self.version and hit[1] == connected:
+            return hit[2]
+        if with_match:
+            out = {**self.state(viewer, with_match=False), "match": self.public_match()}
+        else:
+            out = self._state(viewer)
+        self._views[key] = (self.version, connected, out)
+        return out
+
+    def state_json(self, viewer: Member | None, *, with_match: bool = True) -> bytes:
+        """:meth:`state` as JSON text (UTF-8), encoded once per version and viewer's seat."""
+        out = self.state(viewer, with_match=with_match)
+        key = ("json", None if viewer is None else viewer.seat, with_match)
+        hit = self._views.get(key)
+        if hit is not None and hit[0] is out:
+            return hit[1]
+        text = json.dumps(out, separators=(",", ":"), allow_nan=False).encode()
+        self._views[key] = (out, text)
+        return text
+
+    def _state(self, viewer: Member | None) -> dict[str, Any]:
+        m = self.match
+        seats = []
+        for n in (0, 1):
+            s = self.seat(n)
+            seats.append(None if s is None else {"seat": n, "name": s.name, "bot": s.bot,
+                                                 "connected": s.bot is not None or n in self.sockets.values()})
+        out: dict[str, Any] = {
+            "code": self.code, "status": self.status, "options": dict(self.options), "seats": seats,
+            "you": None if viewer is None else viewer.seat, "spectators": sum(1 for x in self.members if x.seat is None),
+            "match_no": self.match_no, "rematch": sorted(self.rematch), "version": self.version,
+            "phase": "waiting" if m is None else m.phase, "turn": None, "to_act": None, "dice": None,
+            "dice_left": [], "score": [0, 0], "length": self.options["length"],
+            "cube": {"value": 1, "owner": None, "in_play": False}, "winner": None, "end_reason": None,
+            "payout": None, "deadline": None, "position": None, "played_steps": [], "offer": None,
+            "legal_moves": [], "legal_steps": [],
+        }
+        if m is not None:
+            out.update({
+                "turn": m.turn, "to_act": m.to_act, "dice": list(m.dice) if m.dice is not None else None,
+                "dice_left": list(m.dice_left), "score": list(m.score),
+                "cube": {"value": m.cube_value, "owner": m.cube_owner, "in_play": bool(m.cube_in_play)},
+                "winner": m.winner, "end_reason": m.end_reason, "payout": m.payout, "deadline": m.deadline,
+                "position": position_view(m), "offer": m.offer,
+                "played_steps": [{"from": s.from_point, "to": s.to_point, "dice": list(s.dice), "hit": bool(s.hit)}
+                                 for s in m.played_steps],
+            })
+            if viewer is not None and viewer.seat is not None and viewer.seat == m.to_act:
+                out["legal_moves"], out["legal_steps"] = legal_views(m)
+        return out
+
+    def row(self) -> dict[str, Any]:
+        """The room's columns for :meth:`tawla.service.store.Store.save_room`."""
+        m = self.match
+        return {"status": self.status, "match": self.match_json, "match_no": self.match_no,
+                "deadline": None if m is None else m.deadline, "rematch": json.dumps(sorted(self.rematch))}
+
+    def table_entry(self) -> dict[str, Any]:
+        """The room as ``GET /v1/tables`` lists it."""
+        host = self.seat(0)
+        o = self.options
+        return {"code": self.code, "ruleset": o["ruleset"], "house": o["house"], "length": o["length"],
+                "turn_seconds": o.get("turn_seconds", self.house.turn_time), "stake": self.stake,
+                "host": host.name if host is not None else None}

@@ -1,0 +1,222 @@
+"""The request and response bodies of the service's JSON API (pydantic models: they make the
+OpenAPI schema at ``/openapi.json``)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["ErrorBody", "Health", "MovesRequest", "MovesAnswer", "EvaluateRequest", "EvaluateAnswer",
+           "BestRequest", "BestAnswer", "AccountRequest", "AccountAnswer", "AccountView", "RoomRequest",
+           "RoomCreated", "JoinRequest", "Joined", "BotRequest", "BotAdded", "ActionRequest", "RoomState",
+           "TableEntry", "ERRORS"]
+
+Name = Field(default=None, min_length=1, max_length=100)
+Dice = Field(min_length=2, max_length=2, description="two dice, each 1..6")
+
+
+class ErrorBody(BaseModel):
+    """Every 4xx answer: the :mod:`tawla.errors` class and the message."""
+
+    error: str = Field(description="the tawla.errors class name, e.g. NotYourTurn, IllegalMove, ConfigError")
+    detail: str
+
+
+ERRORS: dict[Union[int, str], dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": text}
+    for code, text in ((400, "bad input (tawla.errors class in 'error')"), (401, "no token, or an unknown one"),
+                       (403, "a token with no seat here"), (404, "no such room"),
+                       (409, "an action the match refuses now (the engine's error class)"),
+                       (422, "a malformed body"))
+}
+"""The error answers every route documents."""
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+
+
+class MovesRequest(BaseModel):
+    ruleset: str = Field(default="backgammon", max_length=40)
+    position: str = Field(max_length=200, description="gnubg Position ID, XGID or tawla ID")
+    dice: list[int] = Dice
+
+
+class MoveEntry(BaseModel):
+    move: str
+    after: str
+    ended: bool
+
+
+class MovesAnswer(BaseModel):
+    ruleset: str
+    position: str
+    dice: list[int]
+    moves: list[MoveEntry]
+
+
+class EvaluateRequest(BaseModel):
+    ruleset: str = Field(default="backgammon", max_length=40)
+    position: str = Field(max_length=200)
+    dice: Optional[list[int]] = Field(default=None, min_length=2, max_length=2)
+    level: Optional[str] = Field(default=None, max_length=20, description="a tawla.Bot level; default ply0")
+
+
+class RankedEntry(BaseModel):
+    move: str
+    equity: float
+    ply: int
+
+
+class EvaluateAnswer(BaseModel):
+    ruleset: str
+    position: str
+    evaluation: dict[str, float]
+    dice: Optional[list[int]] = None
+    moves: Optional[list[RankedEntry]] = None
+
+
+class BestRequest(BaseModel):
+    ruleset: str = Field(default="backgammon", max_length=40)
+    position: str = Field(max_length=200)
+    dice: list[int] = Dice
+    level: Optional[str] = Field(default=None, max_length=20, description="a tawla.Bot level; default ply1")
+
+
+class BestAnswer(BaseModel):
+    ruleset: str
+    position: str
+    dice: list[int]
+    level: str
+    move: str
+    after: str
+
+
+class AccountRequest(BaseModel):
+    name: str = Field(min_length=1, max_length=100)
+    house: str = Field(default="saharat", max_length=40)
+
+
+class AccountInfo(BaseModel):
+    id: int
+    name: str
+    house: str
+    balance: int
+
+
+class AccountAnswer(BaseModel):
+    account: AccountInfo
+    token: str
+
+
+class LedgerEntry(BaseModel):
+    id: int
+    account: Optional[int]
+    room: Optional[str]
+    amount: int
+    kind: str
+    t: float
+
+
+class AccountView(BaseModel):
+    id: int
+    name: str
+    house: str
+    balance: int
+    created: float
+    ledger: list[LedgerEntry]
+
+
+class RoomRequest(BaseModel):
+    ruleset: str = Field(default="backgammon", max_length=40)
+    house: str = Field(default="international", max_length=40)
+    length: Optional[int] = Field(default=None, ge=0, le=10000, description="points; null: the house's default")
+    turn_seconds: Optional[float] = Field(default=None, description="seconds a turn; null: unlimited; "
+                                          "omitted: the house's default")
+    public: bool = False
+    name: Optional[str] = Name
+    stake: int = Field(default=0, ge=0, le=10**9, description="coins each player puts in (coin tables)")
+    grace_seconds: Optional[float] = Field(default=None, gt=0, le=86400,
+                                           description="coin tables: seconds to come back after a disconnect")
+
+
+class RoomCreated(BaseModel):
+    code: str
+    token: str
+    seat: int
+
+
+class JoinRequest(BaseModel):
+    name: Optional[str] = Name
+
+
+class Joined(BaseModel):
+    token: str
+    seat: Optional[int] = Field(description="1, or null for a spectator")
+
+
+class BotRequest(BaseModel):
+    level: str = Field(default="ply0", max_length=20, description="one of tawla.Bot.LEVELS")
+
+
+class BotAdded(BaseModel):
+    seat: int
+    level: str
+
+
+class ActionRequest(BaseModel):
+    """One action; the fields besides ``action`` belong to the actions that take them."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    action: Literal["roll", "step", "undo", "confirm", "move", "double", "take", "drop", "resign", "accept",
+                    "reject", "leave"]
+    from_: Optional[int] = Field(default=None, alias="from", ge=-1000, le=1000, description="step: from point")
+    to: Optional[int] = Field(default=None, ge=-1000, le=1000, description="step: to point (0 = off)")
+    dice: Union[int, list[int], None] = Field(default=None, description="step: the die or dice to use")
+    move: Optional[str] = Field(default=None, max_length=200, description="move: move text; '' passes")
+    kind: Optional[str] = Field(default=None, max_length=20, description="resign: single, gammon or backgammon")
+
+    def engine_body(self) -> dict[str, Any]:
+        """The fields as the hub reads them (``from`` under its own name)."""
+        out = self.model_dump(exclude_none=True)
+        if "from_" in out:
+            out["from"] = out.pop("from_")
+        return out
+
+
+class RoomState(BaseModel):
+    """``GET /v1/rooms/{code}``; see :meth:`tawla.service.rooms.Room.state`."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: str
+    status: str
+    phase: str
+    turn: Optional[int]
+    to_act: Optional[int]
+    dice: Optional[list[int]]
+    dice_left: list[int]
+    score: list[int]
+    length: int
+    cube: dict[str, Any]
+    winner: Optional[int]
+    end_reason: Optional[str]
+    deadline: Optional[float] = Field(description="seconds since the epoch; null: no timer")
+    position: Optional[dict[str, Any]]
+    legal_moves: list[str]
+    legal_steps: list[dict[str, Any]]
+    you: Optional[int]
+    seats: list[Optional[dict[str, Any]]]
+    match: Optional[dict[str, Any]] = None
+
+
+class TableEntry(BaseModel):
+    code: str
+    ruleset: str
+    house: str
+    length: int
+    turn_seconds: Optional[float]
+    stake: int
+    host: Optional[str]

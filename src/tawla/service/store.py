@@ -1,0 +1,298 @@
+"""The service's database: rooms, their seats and tokens, matches, accounts and the ledger.
+
+SQLAlchemy 2 Core over any database URL; SQLite (the default, a file in the working
+directory) runs in WAL mode with ``synchronous=NORMAL``, which keeps every committed
+transaction through a crash of the process (``kill -9``), and each transaction starts with
+``BEGIN IMMEDIATE`` so that two writers never interleave. Every call here is one short
+transaction on the store's one connection, made under a process-wide lock; the service calls them before it
+acknowledges what they record.
+
+Tables
+------
+``accounts``   id, name, token (sha256 hex), house, balance (coins, never negative), created
+``ledger``     every change of a balance: account (NULL for the house's rake), room, amount
+               (coins, signed), kind (``start``, ``stake``, ``refund``, ``prize``, ``rake``), t
+``rooms``      code, options (JSON), status (``waiting``, ``playing``, ``over``, ``closed``),
+               match (the engine's JSON, random generator included: never sent to a client),
+               deadline (absolute, seconds since the epoch), escrow (coins held), match_no,
+               rematch (JSON list of seats asking for one), created
+``members``    room, seat (0, 1, or NULL for a spectator), name, token (sha256 hex, NULL for a
+               bot), account, bot (its level)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from typing import Any, Iterable
+
+from sqlalchemy import (CheckConstraint, bindparam, Column, Float, Integer, MetaData, String, Table, Text, create_engine,
+                        event, func, insert, select, update)
+from sqlalchemy.engine import Connection, Engine
+
+from ..errors import InvalidAction
+
+__all__ = ["Store", "hash_token", "STARTING_BALANCE"]
+
+STARTING_BALANCE = {"saharat": 1000, "federation": 1000, "international": 1000}
+"""Coins a new account starts with, per house."""
+
+ROOM_FIELDS = {"status", "match", "deadline", "match_no", "rematch"}
+"""The columns of a room that change as it plays (:meth:`Store.save_room`)."""
+
+metadata = MetaData()
+
+accounts = Table(
+    "accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(200), nullable=False),
+    Column("token", String(64), nullable=False, unique=True),
+    Column("house", String(40), nullable=False),
+    Column("balance", Integer, CheckConstraint("balance >= 0", name="balance_not_negative"), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+ledger = Table(
+    "ledger", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account", Integer, nullable=True, index=True),
+    Column("room", String(16), nullable=True),
+    Column("amount", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("t", Float, nullable=False),
+)
+
+rooms = Table(
+    "rooms", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("options", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("match", Text, nullable=True),
+    Column("deadline", Float, nullable=True),
+    Column("escrow", Integer, nullable=False, default=0),
+    Column("match_no", Integer, nullable=False, default=0),
+    Column("rematch", Text, nullable=False, default="[]"),
+    Column("created", Float, nullable=False),
+)
+
+members = Table(
+    "members", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room", String(16), nullable=False, index=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(200), nullable=False),
+    Column("token", String(64), nullable=True, unique=True),
+    Column("account", Integer, nullable=True),
+    Column("bot", String(16), nullable=True),
+)
+
+
+def hash_token(token: str) -> str:
+    """The sha256 hex digest under which a bearer token is stored."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _record):  # pragma: no cover - called by the pool
+        dbapi_conn.isolation_level = None  # SQLAlchemy's "begin" below issues BEGIN itself
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA busy_timeout=10000")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):  # pragma: no cover - called by SQLAlchemy
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class Store:
+    """The database behind a service (see the module's docstring for the tables).
+
+    Parameters
+    ----------
+    url : str
+        An SQLAlchemy URL, e.g. ``sqlite:///tawla-serve.db`` or ``postgresql://...``.
+
+    Every method is one transaction, committed when it returns.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine = create_engine(url, **kwargs)
+        if self.engine.dialect.name == "sqlite":
+            _sqlite_pragmas(self.engine)
+        self._lock = threading.Lock()
+        metadata.create_all(self.engine)
+        self._conn = self.engine.connect()  # one connection, used under the lock
+        self._save = (update(rooms).where(rooms.c.code == bindparam("room_code"))  # built once: compiled once
+                      .values({k: bindparam(k) for k in ROOM_FIELDS}))
+
+    def close(self) -> None:
+        """Close the connection and the pool."""
+        with self._lock:
+            self._conn.close()
+        self.engine.dispose()
+
+    def _tx(self):
+        return _Tx(self)
+
+    # ---------------------------------------------------------------- accounts and ledger
+    def create_account(self, name: str, house: str, token: str) -> dict:
+        """A new account with the house's starting balance (a ``start`` ledger entry)."""
+        now = time.time()
+        balance = STARTING_BALANCE.get(house, 1000)
+        with self._tx() as c:
+            aid = c.execute(insert(accounts).values(name=name, token=hash_token(token), house=house,
+                                                    balance=balance, created=now)).inserted_primary_key[0]
+            c.execute(insert(ledger).values(account=aid, room=None, amount=balance, kind="start", t=now))
+        return {"id": aid, "name": name, "house": house, "balance": balance}
+
+    def account_by_token(self, token: str) -> dict | None:
+        """The account of a bearer token, or None."""
+        with self._tx() as c:
+            row = c.execute(select(accounts).where(accounts.c.token == hash_token(token))).mappings().first()
+        return dict(row) if row is not None else None
+
+    def account(self, account_id: int) -> dict:
+        """An account with its ledger entries (oldest first)."""
+        with self._tx() as c:
+            row = c.execute(select(accounts).where(accounts.c.id == account_id)).mappings().one()
+            entries = c.execute(select(ledger).where(ledger.c.account == account_id).order_by(ledger.c.id))
+            out = dict(row)
+            out.pop("token")
+            out["ledger"] = [dict(e) for e in entries.mappings()]
+        return out
+
+    def totals(self) -> dict:
+        """``{"balances", "escrow", "rake"}``: coins on accounts, held by rooms, and raked."""
+        with self._tx() as c:
+            b = c.execute(select(func.coalesce(func.sum(accounts.c.balance), 0))).scalar_one()
+            e = c.execute(select(func.coalesce(func.sum(rooms.c.escrow), 0))).scalar_one()
+            r = c.execute(select(func.coalesce(func.sum(ledger.c.amount), 0))
+                          .where(ledger.c.kind == "rake")).scalar_one()
+            s = c.execute(select(func.coalesce(func.sum(ledger.c.amount), 0))
+                          .where(ledger.c.kind == "start")).scalar_one()
+        return {"balances": int(b), "escrow": int(e), "rake": int(r), "issued": int(s)}
+
+    @staticmethod
+    def _debit(c: Connection, account_id: int, room: str, stake: int, now: float) -> None:
+        res = c.execute(update(accounts).where(accounts.c.id == account_id, accounts.c.balance >= stake)
+                        .values(balance=accounts.c.balance - stake))
+        if res.rowcount != 1:
+            raise InvalidAction(f"the account's balance is below the stake of {stake} coins")
+        c.execute(insert(ledger).values(account=account_id, room=room, amount=-stake, kind="stake", t=now))
+        c.execute(update(rooms).where(rooms.c.code == room).values(escrow=rooms.c.escrow + stake))
+
+    @staticmethod
+    def _credit(c: Connection, account_id: int | None, room: str, amount: int, kind: str, now: float) -> None:
+        if amount <= 0:
+            return
+        if account_id is not None:
+            c.execute(update(accounts).where(accounts.c.id == account_id)
+                      .values(balance=accounts.c.balance + amount))
+        c.execute(insert(ledger).values(account=account_id, room=room, amount=amount, kind=kind, t=now))
+        c.execute(update(rooms).where(rooms.c.code == room).values(escrow=rooms.c.escrow - amount))
+
+    # ---------------------------------------------------------------- rooms
+    def create_room(self, code: str, options: dict, host: dict) -> None:
+        """Insert a waiting room and its host (seat 0), debiting a coin table's stake.
+
+        Raises
+        ------
+        tawla.errors.InvalidAction
+            The host's balance is below the stake.
+        """
+        now = time.time()
+        with self._tx() as c:
+            c.execute(insert(rooms).values(code=code, options=json.dumps(options), status="waiting", match=None,
+                                           deadline=None, escrow=0, match_no=0, rematch="[]", created=now))
+            self._add_member(c, code, host)
+            if options.get("stake") and host.get("account") is not None:
+                self._debit(c, host["account"], code, options["stake"], now)
+
+    @staticmethod
+    def _add_member(c: Connection, code: str, m: dict) -> None:
+        c.execute(insert(members).values(room=code, seat=m.get("seat"), name=m["name"],
+                                         token=hash_token(m["token"]) if m.get("token") else None,
+                                         account=m.get("account"), bot=m.get("bot")))
+
+    def add_member(self, code: str, member: dict, *, stake: int = 0, room: dict | None = None) -> None:
+        """Insert a member (a seat, a bot or a spectator); with ``stake`` its account pays it; with
+        ``room`` (``status``, ``match``, ``deadline``, ``match_no``) the room is updated too.
+
+        Raises
+        ------
+        tawla.errors.InvalidAction
+            The account's balance is below the stake.
+        """
+        now = time.time()
+        with self._tx() as c:
+            self._add_member(c, code, member)
+            if stake:
+                self._debit(c, member["account"], code, stake, now)
+            if room is not None:
+                c.execute(update(rooms).where(rooms.c.code == code).values(**room))
+
+    def save_room(self, code: str, values: dict, *, settle: Iterable[tuple] = (),
+                  stakes: Iterable[tuple] = ()) -> None:
+        """Update a room (``status``, ``match``, ``deadline``, ``rematch``, ``match_no``) in one
+        transaction with its ledger movements: ``settle`` as ``(account or None, amount, kind)``
+        paid out of the room's escrow, ``stakes`` as ``(account, amount)`` paid into it.
+
+        Raises
+        ------
+        tawla.errors.InvalidAction
+            A balance below a stake (nothing is written).
+        """
+        now = time.time()
+        with self._tx() as c:
+            for account_id, amount in stakes:
+                self._debit(c, account_id, code, amount, now)
+            for account_id, amount, kind in settle:
+                self._credit(c, account_id, code, amount, kind, now)
+            if values.keys() == ROOM_FIELDS:
+                c.execute(self._save, {"room_code": code, **values})
+            else:
+                c.execute(update(rooms).where(rooms.c.code == code).values(**values))
+
+    def load(self) -> list[dict]:
+        """Every room not closed, with its ``members`` (a list of dicts, tokens hashed)."""
+        with self._tx() as c:
+            out = [dict(r) for r in c.execute(select(rooms).where(rooms.c.status != "closed")).mappings()]
+            by_code = {r["code"]: r for r in out}
+            for r in out:
+                r["members"] = []
+            for m in c.execute(select(members).order_by(members.c.id)).mappings():
+                if m["room"] in by_code:
+                    by_code[m["room"]]["members"].append(dict(m))
+        return out
+
+
+class _Tx:
+    """``with store._tx() as conn``: one transaction under the store's lock."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def __enter__(self) -> Connection:
+        self.store._lock.acquire()
+        try:
+            self._cm = self.store._conn.begin()
+            self._cm.__enter__()
+            return self.store._conn
+        except BaseException:
+            self.store._lock.release()
+            raise
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self._cm.__exit__(*exc)
+        finally:
+            self.store._lock.release()

@@ -1,0 +1,192 @@
+"""What the service computes without a room: positions read from IDs, legal moves, evaluations,
+a bot's play; and the JSON views of a match (the engine's JSON without its random generator).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+from typing import Any, Sequence
+
+from ..bots import Bot
+from ..errors import InvalidDice, InvalidId, TawlaError, quote
+from ..evaluation import evaluate
+from ..match import Match
+from ..position import Position
+from ..rules import get_ruleset
+
+__all__ = ["load_position", "moves_of", "evaluation_of", "best_of", "public_match", "position_view",
+           "legal_views", "bot_for"]
+
+EVAL_COLUMNS = ("equity", "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+"""The columns of :func:`tawla.evaluate`, as the keys of ``/v1/evaluate``'s answer."""
+
+
+def load_position(text: str, ruleset: str) -> Position:
+    """A position from a gnubg Position ID (14 characters), an XGID or a tawla ID (40 characters).
+
+    Raises
+    ------
+    tawla.errors.InvalidId
+        None of the three, or a malformed one.
+    tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset
+        A board the ruleset does not allow; an unknown ruleset, or a gnubg ID or XGID for a
+        ruleset not played on a backgammon board.
+    """
+    r = get_ruleset(ruleset)
+    t = text.strip()
+    if t.upper().startswith("XGID=") or t.count(":") >= 9:
+        return Position.from_xgid(t, r)
+    if len(t) == 14:
+        return Position.from_gnubg_id(t, r)
+    if len(t) == 40:
+        return Position.from_id(t, r)
+    raise InvalidId(f"{quote(text)} is neither a gnubg Position ID (14 chars), an XGID, nor a tawla ID (40 chars)")
+
+
+def _dice(dice: Sequence[int]) -> tuple[int, int]:
+    if len(dice) != 2 or not all(type(d) is int and 1 <= d <= 6 for d in dice):
+        raise InvalidDice(f"dice are two integers 1..6, not {quote(list(dice))}")
+    return dice[0], dice[1]
+
+
+def _ids(pos: Position) -> dict[str, Any]:
+    try:
+        gnubg = pos.gnubg_id()
+    except TawlaError:  # a board that no gnubg ID describes
+        gnubg = None
+    return {"id": pos.id(), "gnubg_id": gnubg}
+
+
+def moves_of(ruleset: str, position: str, dice: Sequence[int]) -> dict[str, Any]:
+    """``/v1/moves``: the legal moves of a position for a roll.
+
+    Returns
+    -------
+    dict
+        ``{"ruleset", "position" (its tawla ID), "dice", "moves": [{"move", "after", "ended"}]}``;
+        ``after`` is the tawla ID of the board the mover leaves (still seen from his seat).
+
+    Raises
+    ------
+    tawla.errors.InvalidId, tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset,
+    tawla.errors.InvalidDice
+    """
+    pos = load_position(position, ruleset)
+    d = _dice(dice)
+    moves = pos.legal_moves(d)
+    return {"ruleset": pos.ruleset.name, "position": pos.id(), "dice": list(d),
+            "moves": [{"move": str(m), "after": Position(m.after, pos.ruleset).id(), "ended": bool(m.ended)}
+                      for m in moves]}
+
+
+_BOTS: dict[tuple[str, str], Bot] = {}
+_BOTS_LOCK = threading.Lock()
+
+
+def bot_for(ruleset: Any, level: str) -> Bot:
+    """A :class:`tawla.Bot` of ``ruleset`` at ``level``, one per thread and pair (bots keep a
+    random generator, which is not shared between threads).
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        An unknown level (one of :attr:`tawla.Bot.LEVELS`).
+    tawla.errors.UnsupportedRuleset
+        An unknown ruleset.
+    """
+    r = get_ruleset(ruleset)
+    key = (repr(r), level, threading.get_ident())
+    with _BOTS_LOCK:
+        bot = _BOTS.get(key)  # type: ignore[arg-type]
+    if bot is None:
+        bot = Bot(r, level)
+        with _BOTS_LOCK:
+            _BOTS[key] = bot  # type: ignore[index]
+    return bot
+
+
+def evaluation_of(ruleset: str, position: str, dice: Sequence[int] | None, level: str | None) -> dict[str, Any]:
+    """``/v1/evaluate``: the evaluator's figures for the side on roll, and with ``dice`` every
+    legal move ranked by the bot of ``level`` (default ``ply0``).
+
+    Returns
+    -------
+    dict
+        ``{"ruleset", "position", "evaluation": {"equity", "win", ...}}`` and, with dice,
+        ``"dice"`` and ``"moves": [{"move", "equity", "ply"}]`` best first. Equity in points of
+        the ruleset's scoring, probabilities in 0..1.
+
+    Raises
+    ------
+    tawla.errors.InvalidId, tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset,
+    tawla.errors.InvalidDice, tawla.errors.ConfigError
+    """
+    pos = load_position(position, ruleset)
+    ev = evaluate(pos.to_array(), pos.ruleset)[0]
+    out: dict[str, Any] = {"ruleset": pos.ruleset.name, "position": pos.id(),
+                           "evaluation": {k: float(v) for k, v in zip(EVAL_COLUMNS, ev)}}
+    if dice is not None:
+        d = _dice(dice)
+        ranked = bot_for(pos.ruleset, level or "ply0").hint(pos, d)
+        out["dice"] = list(d)
+        out["moves"] = [{"move": str(r.move), "equity": float(r.value), "ply": int(r.ply)} for r in ranked]
+    return out
+
+
+def best_of(ruleset: str, position: str, dice: Sequence[int], level: str | None) -> dict[str, Any]:
+    """``/v1/best``: the play of the bot of ``level`` (default ``ply1``).
+
+    Returns
+    -------
+    dict
+        ``{"ruleset", "position", "dice", "level", "move" ("" for a pass), "after"}``.
+
+    Raises
+    ------
+    tawla.errors.InvalidId, tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset,
+    tawla.errors.InvalidDice, tawla.errors.ConfigError, tawla.errors.InvalidAction
+        The game of the position is over.
+    """
+    pos = load_position(position, ruleset)
+    d = _dice(dice)
+    lv = level or "ply1"
+    m = bot_for(pos.ruleset, lv).choose(pos, d)
+    return {"ruleset": pos.ruleset.name, "position": pos.id(), "dice": list(d), "level": lv,
+            "move": "" if m.is_pass else str(m), "after": Position(m.after, pos.ruleset).id()}
+
+
+def public_match(match_json: str) -> dict[str, Any]:
+    """The engine's JSON of a match (:meth:`tawla.Match.to_json`) without the random
+    generator's states (``config.rng``, ``state.rng``): what a client may see."""
+    doc = json.loads(match_json)
+    doc["config"].pop("rng", None)
+    doc["state"].pop("rng", None)
+    return doc
+
+
+def position_view(m: Match) -> dict[str, Any]:
+    """The board of the turn in progress (steps made applied), seen from :attr:`Match.turn`:
+    ``{"id" (tawla ID), "gnubg_id" (or None), "seat", "start_id" (the turn's start)}``."""
+    out = _ids(m.position)
+    out["seat"] = m.turn
+    out["start_id"] = m.turn_start_position.id()
+    return out
+
+
+def legal_views(m: Match) -> tuple[list[str], list[dict[str, Any]]]:
+    """``(legal_moves, legal_steps)`` of the turn in progress: move texts (the whole move from
+    the start of the turn), and steps as ``{"from", "to", "dice", "hit"}``."""
+    if m.phase != "move":
+        return [], []
+    moves = [str(x) for x in m.legal_moves()]
+    steps = [{"from": s.from_point, "to": s.to_point, "dice": list(s.dice), "hit": bool(s.hit)}
+             for s in m.legal_steps()]
+    return moves, steps
+
+
+@functools.lru_cache(maxsize=None)
+def levels() -> tuple[str, ...]:
+    """The bot levels a room accepts (:attr:`tawla.Bot.LEVELS`)."""
+    return tuple(Bot.LEVELS)

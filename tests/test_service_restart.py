@@ -1,0 +1,95 @@
+"""``kill -9`` of ``tawla serve`` at any moment loses nothing: a restart on the same database
+resumes rooms, tokens, matches mid-turn and deadlines (one that passed meanwhile fires)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("fastapi")
+
+from service_helpers import Player, Server, create_room, join, play_until  # noqa: E402
+
+
+@pytest.fixture
+def db(tmp_path):
+    return f"sqlite:///{tmp_path / 'restart.db'}"
+
+
+@pytest.fixture
+def servers(tmp_path):
+    started = []
+
+    def start(db):
+        s = Server(db, cwd=str(tmp_path)).start()
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+def rebind(players: dict, client) -> dict:
+    return {k: Player(client, p.code, p.token, p.seat) for k, p in players.items()}
+
+
+def test_sigkill_mid_match_and_mid_turn_loses_nothing(db, servers):
+    a = servers(db)
+    with httpx.Client(base_url=a.url, timeout=30) as c:
+        host = create_room(c, ruleset="backgammon", house="international", length=3, name="Ann")
+        players = {0: host, 1: join(c, host, "Bob")}
+        n_turns = [0]
+
+        def three_turns_then_a_step(st):
+            n_turns[0] = sum(e["type"] == "turn" for e in st["match"]["events"]) if st["match"] else 0
+            return n_turns[0] >= 3 and st["phase"] == "move"
+        s = play_until(players, lambda st: three_turns_then_a_step(players[0].state()))
+        mover = players[s["to_act"]]
+        st = mover.state()["legal_steps"][0]
+        mover.ok("step", **{"from": st["from"], "to": st["to"], "dice": st["dice"]})
+        before = mover.state()
+        a.kill()  # SIGKILL right after the step was acknowledged
+    b = servers(db)
+    with httpx.Client(base_url=b.url, timeout=30) as c:
+        players = rebind(players, c)
+        mover = players[before["to_act"]]
+        after = mover.state()
+        assert after["match"] == before["match"]
+        for key in ("phase", "turn", "to_act", "dice", "dice_left", "played_steps", "legal_steps",
+                    "legal_moves", "position", "score", "deadline"):
+            assert after[key] == before[key], key
+        while mover.state()["legal_steps"]:  # finish the turn begun before the crash
+            st = mover.state()["legal_steps"][0]
+            mover.ok("step", **{"from": st["from"], "to": st["to"], "dice": st["dice"]})
+        if mover.state()["phase"] == "move":
+            mover.ok("confirm")
+        b.kill()  # and once more, between turns
+    c2 = servers(db)
+    with httpx.Client(base_url=c2.url, timeout=30) as c:
+        players = rebind(players, c)
+        s = players[0].state()
+        resigner, winner = players[s["turn"]], players[1 - s["turn"]]
+        resigner.ok("resign", kind="backgammon")  # 3 points: the match to 3 ends
+        end = winner.ok("accept")
+        assert end["phase"] == "over" and end["winner"] == winner.seat and end["score"][winner.seat] == 3
+
+
+def test_a_deadline_that_passed_while_down_fires_at_start(db, servers):
+    a = servers(db)
+    with httpx.Client(base_url=a.url, timeout=30) as c:
+        host = create_room(c, ruleset="adi", house="international", length=1, turn_seconds=1)
+        guest = join(c, host)
+        s = host.state()
+        deadline, to_act = s["deadline"], s["to_act"]
+        assert deadline is not None and s["phase"] in ("roll", "move")
+        a.kill()
+    time.sleep(max(0.0, deadline - time.time()) + 0.5)
+    b = servers(db)
+    with httpx.Client(base_url=b.url, timeout=30) as c:
+        s = Player(c, host.code, guest.token, guest.seat).state()
+        timeouts = [e for e in s["match"]["events"] if e["type"] == "timeout"]
+        assert timeouts and timeouts[0]["t"] >= deadline
+        assert timeouts[0]["player"] == to_act  # the seat that was to act when the server died
