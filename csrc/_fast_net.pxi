@@ -2,6 +2,7 @@
 # over batches of rows, and TD(0) self-play training — for tawla.evaluation.net.
 
 tw_eval_init()  # the shot tables of the hand features (this module's copy of the engine)
+tw_net_init()  # the table of the logistic function
 
 NET_INPUTS = TW_NET_NI
 """The number of inputs of a neural evaluator (csrc/tw_net.h gives their layout)."""

@@ -157,6 +157,7 @@ cdef extern from "tawla_engine.h" nogil:
         float *w2
         float *b2
 
+    void tw_net_init()
     int tw_net_inputs(const tw_params *P, const uint8_t *row, int *idx, float *val)
     void tw_net_forward(const tw_net *n, const int *idx, const float *val, int m, float *h, float *o)
     void tw_net_columns(const tw_params *P, const float *o, double *out)

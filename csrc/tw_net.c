@@ -6,10 +6,31 @@
 #include <math.h>
 #include "tw_net.h"
 
+/* The logistic function from a table on [-TW_SIG_RANGE, TW_SIG_RANGE], TW_SIG_STEPS entries a
+   unit, linearly interpolated (error < 1e-6): tw_net_init fills it, tawla.evaluation.net builds
+   the same table. */
+#define TW_SIG_RANGE 16
+#define TW_SIG_STEPS 128
+#define TW_SIG_N (2 * TW_SIG_RANGE * TW_SIG_STEPS + 2)
+static float TW_SIG[TW_SIG_N];
+
+void tw_net_init(void) {
+    int i;
+    for (i = 0; i < TW_SIG_N; i++) {
+        double x = -TW_SIG_RANGE + (double)i / TW_SIG_STEPS;
+        TW_SIG[i] = (float)(1.0 / (1.0 + exp(-x)));
+    }
+}
+
 TW_INLINE float tw_sigmoid(float z) {
-    if (z > 30.0f) z = 30.0f;
-    else if (z < -30.0f) z = -30.0f;
-    return 1.0f / (1.0f + expf(-z));
+    float t;
+    int j;
+    if (z <= -(float)TW_SIG_RANGE) return TW_SIG[0];
+    if (z >= (float)TW_SIG_RANGE) return TW_SIG[TW_SIG_N - 2];
+    t = (z + (float)TW_SIG_RANGE) * (float)TW_SIG_STEPS;
+    j = (int)t;
+    t -= (float)j;
+    return TW_SIG[j] + t * (TW_SIG[j + 1] - TW_SIG[j]);
 }
 
 void tw_net_forward(const tw_net *n, const int *idx, const float *val, int m, float *h, float *o) {

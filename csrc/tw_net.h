@@ -39,6 +39,9 @@ typedef struct {
     float *b2;        /* [TW_NET_NO] */
 } tw_net;
 
+/* Fill the table of the logistic function (once, before any other call). */
+void tw_net_init(void);
+
 /* The nonzero inputs of a row (mover's seat): their indices into idx and values into val
    (each TW_NET_NI long at most); returns how many. */
 int tw_net_inputs(const tw_params *P, const uint8_t *row, int *idx, float *val);
