@@ -102,7 +102,8 @@ def net_columns(const uint8_t[:, ::1] positions, Params params, const float[:, :
 
 
 def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, float[::1] b2,
-              long n_games, unsigned long long seed, float alpha, long max_turns=10000):
+              long n_games, unsigned long long seed, float alpha, long max_turns=10000,
+              race_one=None, race_two=None):
     """TD(0) self-play (csrc/tw_net_train.c): ``n_games`` games, the weights updated in place.
 
     Parameters
@@ -117,6 +118,10 @@ def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, 
         Step size of the gradient steps.
     max_turns : int
         Cap per game; a game cut there is unfinished (winner -1, points 0).
+    race_one, race_two : float64 arrays, optional
+        The race model's tables (``tawla.evaluation.bearoff.eval_tables()`` [0] and [3], as
+        ``native.fast_eval.race_bg`` takes them; opposite geometry only): a child with no
+        contact is then valued by the race model and its game stops there (winner -1).
 
     Returns
     -------
@@ -146,8 +151,22 @@ def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, 
     cdef int16_t[::1] S = points
     if n_games == 0:
         return length, winner, points
+    cdef tw_race_tables t
+    cdef const tw_race_tables *tp = NULL
+    cdef const double[:, :, ::1] one
+    cdef const double[::1] two
+    if race_one is not None:
+        if params.p.same:
+            raise InvalidArgument("the race model serves opposite-direction games only")
+        one, two = race_one, race_two
+        t.one = &one[0, 0, 0]
+        t.s0 = one.strides[0] // sizeof(double)
+        t.s1 = one.strides[1] // sizeof(double)
+        t.n2 = one.shape[2]
+        t.two = &two[0]
+        tp = &t
     with nogil:
-        ok = tw_net_train(&params.p, &net, n_games, seed, alpha, max_turns, &L[0], &W[0], &S[0])
+        ok = tw_net_train(&params.p, &net, n_games, seed, alpha, max_turns, tp, &L[0], &W[0], &S[0])
     if not ok:
         raise MemoryError()
     return length, winner, points

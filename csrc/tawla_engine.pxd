@@ -163,4 +163,5 @@ cdef extern from "tawla_engine.h" nogil:
     void tw_net_columns(const tw_params *P, const float *o, double *out)
     void tw_net_row(const tw_params *P, const tw_net *n, const uint8_t *row, float *h, float *o)
     int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, float alpha,
-                     long max_turns, int32_t *length, int8_t *winner, int16_t *points)
+                     long max_turns, const tw_race_tables *race, int32_t *length, int8_t *winner,
+                     int16_t *points)

@@ -25,6 +25,7 @@
 #define TW_NET_H
 
 #include "tw_params.h"
+#include "tw_eval.h"
 
 #define TW_NET_SIDE 137
 #define TW_NET_NI (2 * TW_NET_SIDE)
@@ -65,9 +66,12 @@ void tw_net_backprop(tw_net *n, const int *idx, const float *val, int m, const f
 
 /* Self-play: n_games games from the starting position, every move the one whose child the
    network values best (greedy), each pre-roll position moved toward the outputs after the move
-   (TD(0)) with step size alpha. Results per game into length / winner (0 the starter, 1 the
-   other, -1 a draw) / points, when not NULL. Returns 0 on OOM. */
+   (TD(0)) with step size alpha. With race tables (not NULL; opposite geometry), a child with
+   no contact is valued by the race model and the game stops there (winner -1). Results per
+   game into length / winner (0 the starter, 1 the other, -1 a draw or a cut game) / points,
+   when not NULL. Returns 0 on OOM. */
 int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, float alpha,
-                 long max_turns, int32_t *length, int8_t *winner, int16_t *points);
+                 long max_turns, const tw_race_tables *race, int32_t *length, int8_t *winner,
+                 int16_t *points);
 
 #endif /* TW_NET_H */

@@ -1,9 +1,12 @@
 /*
  * TD(0) self-play training of a neural evaluator (tw_net.h) on the move generator: every move
  * the greedy choice of the network (the child it values best, game ends valued exactly), and
- * the position before the roll moved toward the value after the move.
+ * the position before the roll moved toward the value after the move. With race tables
+ * (opposite geometry), a child with no contact left is valued by the race model (tw_eval.h)
+ * and the game stops there: the network learns contact positions only.
  */
 #include "tw_net.h"
+#include "tw_eval.h"
 #include "tw_expand.h"
 #include "tw_result.h"
 #include "tw_rng.h"
@@ -25,6 +28,16 @@ static void tw_outcome(const tw_params *P, tw_result res, float *t) {
     }
 }
 
+/* No contact left (opposite geometry): every mover checker, bar included, below every
+   opponent checker in the mover's numbering. */
+static int tw_race_opposite(const uint8_t *row) {
+    int p, my_max = 0, opp_min = 99;
+    for (p = 25; p >= 1; p--) if (row[p]) { my_max = p; break; }
+    if (row[51]) opp_min = 0;
+    else for (p = 1; p <= 24; p++) if (row[26 + p]) { opp_min = p; break; }
+    return my_max < opp_min;
+}
+
 /* The points a finished game is worth to the side that moved last. */
 static double tw_outcome_points(tw_result res) {
     if (res.winner < 0) return 0.0;
@@ -32,15 +45,17 @@ static double tw_outcome_points(tw_result res) {
 }
 
 int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, float alpha,
-                 long max_turns, int32_t *length, int8_t *winner, int16_t *points) {
+                 long max_turns, const tw_race_tables *race, int32_t *length, int8_t *winner,
+                 int16_t *points) {
     tw_ctx c;
     tw_rng rng;
     uint8_t row[64], init[64];
     int idx[TW_NET_NI], cidx[TW_NET_NI];
     float val[TW_NET_NI], cval[TW_NET_NI];
     float h[TW_NET_MAXH], hc[TW_NET_MAXH], o[TW_NET_NO], oc[TW_NET_NO], best_o[TW_NET_NO], t[TW_NET_NO];
+    double ro[6];
     long g;
-    int p;
+    int p, k;
     if (!tw_ctx_init(&c, P)) return 0;
     tw_rng_seed(&rng, seed);
     memset(init, 0, sizeof(init));
@@ -61,6 +76,7 @@ int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, flo
             tw_state root;
             int frozen = -1;
             size_t nch, i, best = 0;
+            int best_race = 0;
             double best_v = -1e300;
             tw_result best_res = {0, -1, TW_K_UNFINISHED, 0};
             if (turns >= max_turns) { res.over = 0; break; }
@@ -81,16 +97,23 @@ int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, flo
             for (i = 0; i < nch; i++) {
                 const uint8_t *ch = c.out + i * TW_W;
                 double v;
+                int is_race = 0;
                 tw_result r = {0, -1, TW_K_UNFINISHED, 0};
                 if (tw_over_cheap(P, &c.geo, ch)) r = tw_game_result(P, &c.geo, ch, 1);
                 if (r.over) v = tw_outcome_points(r);
-                else {
+                else if (race && tw_race_opposite(ch)) {  /* the race model's value: no network */
+                    tw_race_row(ch, race, ro);
+                    if (P->scoring != TW_SCORE_CUBE) { ro[3] = ro[5] = 0.0; }
+                    for (k = 0; k < TW_NET_NO; k++) oc[k] = (float)ro[k + 1];
+                    v = -tw_net_equity(P, oc);
+                    is_race = 1;
+                } else {
                     int cm = tw_net_inputs(P, ch, cidx, cval);
                     tw_net_forward(n, cidx, cval, cm, hc, oc);
                     v = -tw_net_equity(P, oc);
                 }
                 if (v > best_v) {
-                    best_v = v; best = i; best_res = r;
+                    best_v = v; best = i; best_res = r; best_race = is_race;
                     if (!r.over) memcpy(best_o, oc, sizeof(best_o));
                 }
             }
@@ -104,6 +127,7 @@ int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, flo
             tw_net_backprop(n, idx, val, m, h, o, t, alpha);
             mover ^= 1;
             if (best_res.over) { res = best_res; break; }
+            if (best_race) { res.over = 0; break; }  /* the race model takes over: a cut game */
             d1 = 1 + (int)tw_below(&rng, 6); d2 = 1 + (int)tw_below(&rng, 6);
         }
         if (length) length[g] = (int32_t)turns;

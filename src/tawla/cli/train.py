@@ -36,6 +36,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="games between strength measurements, 0 for none (default: 20000)")
     p.add_argument("--eval-pairs", type=positive, default=500, help="game pairs per measurement (default: 500)")
     p.add_argument("--max-turns", type=positive, default=10_000, help="turns after which a game is cut (default: 10000)")
+    p.add_argument("--race-cutoff", action="store_true",
+                   help="backgammon, adi: races valued by the race model, the network trained on contact only")
     p.add_argument("-o", "--output", required=True, help="the weights file (.npz) to write and resume from")
     p.add_argument("--no-resume", action="store_true", help="start again even if --output exists")
     p.add_argument("--curve", default=None, help="write the learning curve to this PNG")
@@ -58,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     """
     cfg = TrainConfig(ruleset=args.ruleset, games=args.games, hidden=args.hidden, seed=args.seed,
                       alpha=args.alpha, alpha_end=args.alpha_end, chunk=args.chunk,
-                      eval_every=args.eval_every, eval_pairs=args.eval_pairs, max_turns=args.max_turns)
+                      eval_every=args.eval_every, eval_pairs=args.eval_pairs, max_turns=args.max_turns,
+                      race_cutoff=args.race_cutoff)
     cmd = "tawla train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else None
     if cmd:
         cfg.extra["command"] = cmd

@@ -21,8 +21,10 @@ import numpy as np
 
 from .. import native
 from ..errors import ConfigError, InvalidArgument
+from ..core.geometry import OPPOSITE
+from ..evaluation.bearoff import eval_tables
 from ..evaluation.net import NetEvaluator
-from ..rules import RulesetLike, get_ruleset
+from ..rules import HIT, RulesetLike, get_ruleset
 from .duel import duel, evaluator_player
 
 __all__ = ["TrainConfig", "train", "chunk_seed", "plot_curve"]
@@ -51,6 +53,11 @@ class TrainConfig:
         Duplicate-dice game pairs per measurement.
     max_turns : int
         Turns after which a self-play game is cut (no update for its last position).
+    race_cutoff : bool
+        In the hitting games (backgammon, adi), value a child with no contact left by the race
+        model of :mod:`tawla.evaluation.race` and end the game there, as
+        :func:`tawla.evaluation.evaluate_rows` routes races at play: the network learns contact
+        positions only. Ignored for the other rulesets.
     """
 
     ruleset: str
@@ -63,6 +70,7 @@ class TrainConfig:
     eval_every: int = 20_000
     eval_pairs: int = 500
     max_turns: int = 10_000
+    race_cutoff: bool = False
     extra: dict = field(default_factory=dict)
 
     def check(self) -> None:
@@ -131,12 +139,17 @@ def train(cfg: TrainConfig, checkpoint: str | os.PathLike | None = None, *, resu
         net.meta.update({"config": conf, "games": 0, "curve": [], "seconds": 0.0, **cfg.extra})
     params = native.params(r)
     opponent = evaluator_player(r)
+    race: tuple = (None, None)
+    if cfg.race_cutoff and r.contact == HIT and r.geometry == OPPOSITE:
+        one, _, _, two = eval_tables()
+        race = (one, two)
     done = int(net.meta["games"])
     while done < cfg.games:
         n = min(cfg.chunk, cfg.games - done)
         t0 = time.process_time()
         native.fast_net.net_train(params, net.w1, net.b1, net.w2, net.b2, n,
-                                  chunk_seed(cfg.seed, done // cfg.chunk), _alpha(cfg, done), cfg.max_turns)
+                                  chunk_seed(cfg.seed, done // cfg.chunk), _alpha(cfg, done), cfg.max_turns,
+                                  race[0], race[1])
         dt = time.process_time() - t0
         done += n
         net.meta["games"] = done
