@@ -170,3 +170,39 @@ def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, 
     if not ok:
         raise MemoryError()
     return length, winner, points
+
+
+def net_eval_bg(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1, const float[::1] b1,
+                const float[:, ::1] w2, const float[::1] b2, bint cube, bint bar_bg_double,
+                const double[:, :, ::1] one, const double[::1] two):
+    """Backgammon / adi rows in one pass (float64[N, 6], the evaluation columns): a lost game
+    its exact result, a race the race model (tables as ``native.fast_eval.race_bg`` takes
+    them), contact the network. The rows are read unchecked (the engine made them).
+
+    Raises
+    ------
+    InvalidArgument
+        Weights of other shapes, or a same-direction ruleset.
+    """
+    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef Py_ssize_t i, n = positions.shape[0]
+    cdef float h[TW_NET_MAXH]
+    cdef float o[TW_NET_NO]
+    cdef tw_race_tables t
+    if params.p.same:
+        raise InvalidArgument("the one-pass evaluation serves opposite-direction games only")
+    if positions.shape[1] != TW_W:
+        raise InvalidPosition(f"rows must be uint8[N, {TW_W}], not [N, {positions.shape[1]}]")
+    t.one = &one[0, 0, 0]
+    t.s0 = one.strides[0] // sizeof(double)
+    t.s1 = one.strides[1] // sizeof(double)
+    t.n2 = one.shape[2]
+    t.two = &two[0]
+    out = np.zeros((n, 6), dtype=np.float64)
+    cdef double[:, ::1] c = out
+    with nogil:
+        for i in range(n):
+            if tw_eval_bg_ends(&positions[i, 0], cube, bar_bg_double, &t, &c[i, 0]) < 0:
+                tw_net_row(&params.p, &net, &positions[i, 0], h, o)
+                tw_net_columns(&params.p, o, &c[i, 0])
+    return out

@@ -143,6 +143,7 @@ cdef extern from "tawla_engine.h" nogil:
     int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
                        const tw_race_tables *t, double *o)
     void tw_nohit_row(const uint8_t *row, const tw_nohit_rules *r, double *o)
+    int tw_eval_bg_ends(const uint8_t *row, int cube, int bar_bg_double, const tw_race_tables *t, double *o)
 
     # tw_net.h: neural evaluators and their self-play training
     enum:

@@ -132,8 +132,7 @@ void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, doub
     o[5] = lbg;
 }
 
-int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
-                   const tw_race_tables *t, double *o) {
+int tw_eval_bg_ends(const uint8_t *row, int cube, int bar_bg_double, const tw_race_tables *t, double *o) {
     int p, my_max = 0, opp_min = 99;
     if (row[26] == 15) {  /* the opponent has borne off all: lost */
         double g = row[0] == 0 ? 1.0 : 0.0, bg = 0.0;
@@ -155,6 +154,13 @@ int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int 
         tw_race_row(row, t, o);
         return 1;
     }
+    return -1;
+}
+
+int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
+                   const tw_race_tables *t, double *o) {
+    int kind = tw_eval_bg_ends(row, cube, bar_bg_double, t, o);
+    if (kind >= 0) return kind;
     tw_linear_row(row, W, ldw, cube, o);
     return 0;
 }

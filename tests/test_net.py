@@ -208,3 +208,25 @@ def test_net_level_without_a_shipped_network_is_a_config_error(monkeypatch):
     monkeypatch.setitem(net_module._SHIPPED, "adi", None)
     with pytest.raises(ConfigError, match="no trained network"):
         tawla.Bot("adi", "net0")
+
+
+@needs_fast
+def test_the_race_cut_off_ends_self_play_at_the_race():
+    from tawla.evaluation.bearoff import eval_tables
+    r = tawla.get_ruleset("backgammon")
+    one, _, _, two = eval_tables()
+    runs = {}
+    for cut in (False, True):
+        net = NetEvaluator.initial(r, hidden=8, seed=2)
+        tables = (one, two) if cut else (None, None)
+        runs[cut] = native.fast_net.net_train(native.params(r), net.w1, net.b1, net.w2, net.b2, 150, 3, 0.1,
+                                              400, *tables)
+    (l0, w0, _), (l1, w1, _) = runs[False], runs[True]
+    assert (w1 == -1).mean() > 0.7 and (w1 == -1).mean() > (w0 == -1).mean()  # stopped at the race, unscored
+    assert l1.mean() < l0.mean()
+    with pytest.raises(InvalidArgument):  # the race model is for opposite-direction games
+        s = tawla.get_ruleset("tawla31-saharat")
+        n = NetEvaluator.initial(s, hidden=4)
+        native.fast_net.net_train(native.params(s), n.w1, n.b1, n.w2, n.b2, 1, 1, 0.1, 10, one, two)
+    cfg = TrainConfig(ruleset="adi", games=60, hidden=8, chunk=60, eval_every=0, max_turns=200, race_cutoff=True)
+    assert train(cfg).meta["config"]["race_cutoff"] is True

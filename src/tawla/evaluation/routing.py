@@ -31,10 +31,11 @@ import numpy.typing as npt
 from .. import native
 from ..core.geometry import OPPOSITE
 from ..errors import ConfigError
-from ..rules import RulesetLike, get_ruleset
+from ..rules import HIT, RulesetLike, get_ruleset
 from .bearoff import eval_tables
 from .board import check_rows, race_mask, sides, terminal
 from .linear import LinearContact
+from .net import NetEvaluator
 from .nohit import nohit_contact
 from .protocol import Evaluator
 from .race import race_eval
@@ -113,6 +114,14 @@ def _compiled_pass(model, r) -> bool:
             and r.scoring in ("cube", "mars") and not r.quadrant_lock_win and not r.bearoff_no_opponent_in_home)
 
 
+def _compiled_net_pass(model, r) -> bool:
+    """Whether ``net_eval_bg`` of ``native.fast_net`` evaluates rows of ``r`` with ``model``:
+    a network of ``r``'s name on the rulesets of :func:`_compiled_pass`."""
+    return (isinstance(model, NetEvaluator) and native.fast_net is not None and model.ruleset.name == r.name
+            and r.geometry == OPPOSITE and r.scoring in ("cube", "mars") and r.contact == HIT
+            and not r.quadrant_lock_win and not r.bearoff_no_opponent_in_home)
+
+
 def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True, contact: Evaluator | None = None) -> np.ndarray:
     """:func:`evaluate` in float64 (the search's entry).
 
@@ -148,6 +157,11 @@ def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True, contact: Eval
         out, _race = native.fast_eval.eval_bg(np.ascontiguousarray(rows), model.weights, r.scoring == "cube",
                                               r.bar_backgammon_counts_double, one, two)
         return out
+    if len(rows) and _compiled_net_pass(model, r):
+        one, _, _, two = eval_tables()
+        return native.fast_net.net_eval_bg(np.ascontiguousarray(rows, dtype=np.uint8), native.params(r),
+                                           model.w1, model.b1, model.w2, model.b2, r.scoring == "cube",
+                                           r.bar_backgammon_counts_double, one, two)
     return evaluate_np(rows, r, model)
 
 
