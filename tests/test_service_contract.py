@@ -36,8 +36,11 @@ def two_players(client, **options) -> dict:
 
 
 class TestStateless:
-    def test_health(self, client):
+    def test_health_schema_and_board_page(self, client):
         assert client.get("/v1/health").json() == {"status": "ok"}
+        assert "/v1/rooms/{code}/actions" in client.get("/openapi.json").json()["paths"]
+        page = client.get("/")
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
 
     def test_moves_from_each_kind_of_id(self, client):
         r = client.post("/v1/moves", json={"ruleset": "backgammon", "position": START, "dice": [3, 1]})
