@@ -156,13 +156,6 @@ async def run_room(client: httpx.AsyncClient, i: int, room: tuple, stats: Stats,
     return version
 
 
-async def own_client(url: str, i: int, room: tuple, stats: Stats, stop: float, interval: float) -> int:
-    """:func:`run_room` with a client of its own (httpx's pool scans its connections on each
-    request: one shared pool of hundreds costs the client more CPU than the server spends)."""
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=httpx.Limits(max_connections=2)) as client:
-        return await run_room(client, i, room, stats, stop, interval)
-
-
 async def load(url: str, rooms: int, rate: float, seconds: float) -> dict:
     """Run the rooms for ``seconds``; the figures."""
     stats = Stats()
@@ -172,7 +165,7 @@ async def load(url: str, rooms: int, rate: float, seconds: float) -> dict:
         made = await asyncio.gather(*(make_room(client, i, gate) for i in range(rooms)))
         stop = time.monotonic() + seconds
         t0 = time.monotonic()
-        versions = await asyncio.gather(*(own_client(url, i, made[i], stats, stop, rooms / rate)
+        versions = await asyncio.gather(*(run_room(client, i, made[i], stats, stop, rooms / rate)
                                           for i in range(rooms)))
         wall = time.monotonic() - t0
     return {"rooms": rooms, "target_rate": rate, "seconds": wall, "actions": len(stats.actions),

@@ -79,6 +79,7 @@ class Hub:
                     self.tokens[mem.token] = mem
             if row["match"] is not None:
                 room.restore(row["match"])
+                room.version = len(json.loads(row["match"])["events"])  # at least the changes made before
             self.rooms[room.code] = room
             self._after(room)
 
