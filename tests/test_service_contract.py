@@ -84,9 +84,12 @@ class TestRooms:
                             ({"ruleset": "adi", "house": "federation", "turn_seconds": 20}, "ConfigError"),
                             ({"ruleset": "backgammon", "house": "federation"}, "UnsupportedRuleset"),
                             ({"ruleset": "adi", "house": "saharat", "length": 3}, "ConfigError"),
-                            ({"ruleset": "adi", "house": "nowhere"}, "ConfigError")):
+                            ({"ruleset": "adi", "house": "nowhere"}, "ConfigError"),
+                            ({"ruleset": "adi", "house": "international", "turn_seconds": 0.01}, "ConfigError"),
+                            ({"ruleset": "adi", "house": "saharat", "stake": 5}, "Unauthorized")):
             r = client.post("/v1/rooms", json=opts)
-            assert r.status_code == 400 and r.json()["error"] == error, (opts, r.text)
+            assert r.status_code == (401 if error == "Unauthorized" else 400), (opts, r.text)
+            assert r.json()["error"] == error, (opts, r.text)
 
     def test_turn_time_from_the_host(self, client):
         host = create_room(client, ruleset="adi", house="federation", length=1, turn_seconds=90)
