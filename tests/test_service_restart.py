@@ -3,6 +3,7 @@ resumes rooms, tokens, matches mid-turn and deadlines (one that passed meanwhile
 
 from __future__ import annotations
 
+import sqlite3
 import time
 
 import pytest
@@ -93,3 +94,20 @@ def test_a_deadline_that_passed_while_down_fires_at_start(db, servers):
         timeouts = [e for e in s["match"]["events"] if e["type"] == "timeout"]
         assert timeouts and timeouts[0]["t"] >= deadline
         assert timeouts[0]["player"] == to_act  # the seat that was to act when the server died
+
+
+def test_a_record_that_does_not_replay_keeps_only_its_room_shut(db, servers, tmp_path):
+    a = servers(db)
+    with httpx.Client(base_url=a.url, timeout=30) as c:
+        broken, fine = (create_room(c, ruleset="adi", house="international", length=1) for _ in range(2))
+        join(c, broken)
+        join(c, fine)
+        a.kill()
+    con = sqlite3.connect(tmp_path / "restart.db")
+    with con:
+        con.execute("UPDATE rooms SET match = ? WHERE code = ?", ('{"format": "tawla-match"}', broken.code))
+    con.close()
+    b = servers(db)
+    with httpx.Client(base_url=b.url, timeout=30) as c:
+        assert c.get(f"/v1/rooms/{broken.code}", headers=broken.headers).status_code == 404
+        assert Player(c, fine.code, fine.token, 0).state()["status"] == "playing"

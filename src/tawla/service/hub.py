@@ -62,25 +62,24 @@ class Hub:
     # ---------------------------------------------------------------- start and stop
     async def start(self) -> None:
         """Load every open room from the database, arm its timer (a deadline already passed
-        fires at once) and let its bot play.
-
-        Raises
-        ------
-        tawla.errors.FormatError
-            A stored match that does not replay.
-        """
+        fires at once) and let its bot play. A room whose stored match does not replay is
+        logged and left out (its tokens then get 401)."""
         for row in self.store.load():
             room = Room(code=row["code"], options=json.loads(row["options"]), status=row["status"],
                         match_no=row["match_no"], escrow=row["escrow"], rematch=set(json.loads(row["rematch"])))
             for m in row["members"]:
-                mem = Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"])
-                room.members.append(mem)
-                if mem.token is not None:
-                    self.tokens[mem.token] = mem
+                room.members.append(Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"]))
             if row["match"] is not None:
-                room.restore(row["match"])
+                try:
+                    room.restore(row["match"])
+                except TawlaError as e:  # one unreadable record keeps its room shut, not the service
+                    log.error("room %s is not resumed: its match does not replay: %s", room.code, e)
+                    continue
                 room.version = len(json.loads(row["match"])["events"])  # at least the changes made before
             self.rooms[room.code] = room
+            for mem in room.members:
+                if mem.token is not None:
+                    self.tokens[mem.token] = mem
             self._after(room)
 
     async def stop(self) -> None:
@@ -404,8 +403,14 @@ class Hub:
     def _spawn(self, coro) -> asyncio.Task:
         t = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(t)
-        t.add_done_callback(self._tasks.discard)
+        t.add_done_callback(self._done)
         return t
+
+    def _done(self, t: asyncio.Task) -> None:
+        """A timer's or a bot's task ended: forget it, log what it raised."""
+        self._tasks.discard(t)
+        if not t.cancelled() and t.exception() is not None:
+            log.error("a room task failed", exc_info=t.exception())
 
     def _after(self, room: Room) -> None:
         """Send the new state to the room's sockets, arm its timer and wake its bot."""
