@@ -221,8 +221,9 @@ class TestSocket:
             mover.send(json.dumps({"action": "move", "move": move}))
             frames = [json.loads(mover.recv(timeout=10)) for _ in range(2)]
             assert {f["type"] for f in frames} == {"state", "ok"}
-            pushed = json.loads(other.recv(timeout=10))  # the other side hears of it
+            pushed = json.loads(other.recv(timeout=10))  # the other side hears of it, with the events
             assert pushed["type"] == "state" and pushed["state"]["turn"] == 1 - s["to_act"]
+            assert [e["type"] for e in pushed["events"]][:2] == ["play", "turn"]
 
     def test_a_socket_without_a_seat_is_closed(self, server, client):
         host = create_room(client, ruleset="adi")

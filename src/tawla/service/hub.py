@@ -482,18 +482,35 @@ class Hub:
 
     # ---------------------------------------------------------------- sockets
     def broadcast(self, room: Room) -> None:
-        """Queue the room's state (without the match record) for each of its sockets."""
+        """Queue for each of the room's sockets its view of the state (without the match record)
+        and the match's events since the last frame (``events``: the engine's log entries,
+        dice included once thrown)."""
         if not room.sockets:
             return
+        events = self._new_events(room)
         by_seat: dict[Any, dict] = {}
         for q, seat in list(room.sockets.items()):
             if seat not in by_seat:
                 viewer = room.seat(seat) if seat is not None else None
-                by_seat[seat] = {"type": "state", "state": room.state(viewer, with_match=False)}
+                by_seat[seat] = {"type": "state", "state": room.state(viewer, with_match=False), "events": events}
             q.put_nowait(by_seat[seat])
+
+    @staticmethod
+    def _new_events(room: Room) -> list:
+        """The match's events not yet sent to the room's sockets (all of a new match's)."""
+        m = room.match
+        if m is None:
+            return []
+        events = m.events
+        match_no, sent = room.sent_events
+        new = events[sent:] if match_no == room.match_no else events
+        room.sent_events = (room.match_no, len(events))
+        return new
 
     async def connect(self, room: Room, mem: Member, q: asyncio.Queue) -> None:
         """A socket of ``mem`` opens: it gets the state; an absent player is back."""
+        if not room.sockets:
+            self._new_events(room)  # what happened while no socket was open is in the state
         room.sockets[q] = mem.seat
         m = room.match
         if mem.seat is not None and m is not None and m.phase != "over" and m.away[mem.seat] is not None:

@@ -129,6 +129,7 @@ class Room:
     bot_task: asyncio.Task | None = None
     sockets: dict = field(default_factory=dict)  # queue -> seat (None: spectator)
     _public: tuple | None = None  # (version, public match JSON)
+    sent_events: tuple = (0, 0)  # (match_no, events sent to the sockets)
     _views: dict = field(default_factory=dict)  # (seat, with_match) -> (version, connected, state)
 
     @property
