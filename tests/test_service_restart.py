@@ -111,3 +111,22 @@ def test_a_record_that_does_not_replay_keeps_only_its_room_shut(db, servers, tmp
     with httpx.Client(base_url=b.url, timeout=30) as c:
         assert c.get(f"/v1/rooms/{broken.code}", headers=broken.headers).status_code == 404
         assert Player(c, fine.code, fine.token, 0).state()["status"] == "playing"
+
+
+def test_a_server_that_stops_does_not_report_its_players_gone(db, servers):
+    websockets_sync = pytest.importorskip("websockets.sync.client")
+    a = servers(db)
+    with httpx.Client(base_url=a.url, timeout=30) as c:
+        accounts = [c.post("/v1/accounts", json={"name": n}).json()["token"] for n in ("a", "b")]
+        r = c.post("/v1/rooms", json={"ruleset": "adi", "house": "saharat", "length": 1, "stake": 10,
+                                      "grace_seconds": 60}, headers={"Authorization": f"Bearer {accounts[0]}"})
+        host = Player(c, r.json()["code"], r.json()["token"], 0)
+        c.post(f"/v1/rooms/{host.code}/join", json={}, headers={"Authorization": f"Bearer {accounts[1]}"})
+        url = a.url.replace("http", "ws") + f"/v1/rooms/{host.code}/ws?token={host.token}"
+        with websockets_sync.connect(url, open_timeout=10) as ws:
+            ws.recv(timeout=10)
+            a.stop()  # SIGTERM: uvicorn closes the socket with 1012
+    b = servers(db)
+    with httpx.Client(base_url=b.url, timeout=30) as c:
+        events = Player(c, host.code, host.token, 0).state()["match"]["events"]
+        assert not [e for e in events if e["type"] == "disconnect"]

@@ -521,12 +521,13 @@ class Hub:
             q.put_nowait({"type": "state", "state": room.state(mem if mem.seat is not None else None,
                                                                with_match=False)})
 
-    async def disconnect(self, room: Room, mem: Member, q: asyncio.Queue) -> None:
+    async def disconnect(self, room: Room, mem: Member, q: asyncio.Queue, *, report: bool = True) -> None:
         """A socket closes: on a coin table with a grace period, a player with no socket left
-        is reported gone (he forfeits unless he is back within the grace period)."""
+        is reported gone (he forfeits unless he is back within the grace period); not when
+        ``report`` is False (the server is stopping)."""
         room.sockets.pop(q, None)
         m = room.match
-        if (mem.seat is None or m is None or m.phase == "over" or mem.seat in room.sockets.values()
+        if (not report or mem.seat is None or m is None or m.phase == "over" or mem.seat in room.sockets.values()
                 or not room.stake or room.house.grace_period is None or m.away[mem.seat] is not None):
             return
         async with room.lock:
