@@ -20,7 +20,8 @@ from ``/proc``.
 
 Reported: client actions a second (POST actions), all requests a second, server-side actions
 a second (the players' and the bots', each written to the database before it is answered),
-p50/p99/max latency of the actions and of the reads, the server's CPU seconds per action.
+p50/p99/max latency of the actions and of the reads, the same p50/p99 of the actions after
+the first :data:`WARMUP` seconds, and the server's and the client's CPU per request.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ from pathlib import Path
 import httpx
 
 RULESETS = ("adi", "backgammon")
+WARMUP = 5.0
+"""Seconds at the start whose actions the steady-state latencies leave out (the burst of the
+rooms' first requests and the bots' first searches)."""
 
 
 def _free_port() -> int:
@@ -71,15 +75,23 @@ def cpu_seconds(pid: int) -> float:
 
 
 class Stats:
+    """Latencies (seconds) of the actions and reads; those that start before ``steady`` (a
+    ``time.perf_counter`` time) are also kept apart, as the start-up burst."""
+
     def __init__(self) -> None:
         self.actions: list[float] = []
         self.reads: list[float] = []
+        self.steady_actions: list[float] = []
+        self.steady = float("inf")
         self.errors = 0
 
     async def timed(self, coro, kind: list[float]):
         t = time.perf_counter()
         r = await coro
-        kind.append(time.perf_counter() - t)
+        dt = time.perf_counter() - t
+        kind.append(dt)
+        if kind is self.actions and t >= self.steady:
+            self.steady_actions.append(dt)
         if r.status_code >= 500:
             self.errors += 1
         return r
@@ -165,6 +177,7 @@ async def load(url: str, rooms: int, rate: float, seconds: float) -> dict:
         made = await asyncio.gather(*(make_room(client, i, gate) for i in range(rooms)))
         stop = time.monotonic() + seconds
         t0 = time.monotonic()
+        stats.steady = time.perf_counter() + min(WARMUP, seconds / 2)
         versions = await asyncio.gather(*(run_room(client, i, made[i], stats, stop, rooms / rate)
                                           for i in range(rooms)))
         wall = time.monotonic() - t0
@@ -174,6 +187,8 @@ async def load(url: str, rooms: int, rate: float, seconds: float) -> dict:
             "server_actions_per_s": sum(versions) / wall,
             "action_p50_ms": _pct(stats.actions, 0.5), "action_p99_ms": _pct(stats.actions, 0.99),
             "action_max_ms": _pct(stats.actions, 1.0),
+            "steady_action_p50_ms": _pct(stats.steady_actions, 0.5),
+            "steady_action_p99_ms": _pct(stats.steady_actions, 0.99),
             "read_p50_ms": _pct(stats.reads, 0.5), "read_p99_ms": _pct(stats.reads, 0.99)}
 
 
@@ -184,9 +199,10 @@ def measure(rooms: int = 200, rate: float = 1000, seconds: float = 30) -> dict:
         proc, url = start_server(f"sqlite:///{d}/bench.db")
         try:
             la0 = os.getloadavg()
-            c0 = cpu_seconds(proc.pid)
+            c0, k0 = cpu_seconds(proc.pid), time.process_time()
             out = asyncio.run(load(url, rooms, rate, seconds))
             out["server_cpu_s"] = cpu_seconds(proc.pid) - c0
+            out["client_cpu_s"] = time.process_time() - k0
             out["server_cpu_ms_per_request"] = 1000 * out["server_cpu_s"] / max(1, out["actions"] + out["reads"])
             out["loadavg_before"], out["loadavg_after"] = la0, os.getloadavg()
         finally:

@@ -36,8 +36,11 @@ def two_players(client, **options) -> dict:
 
 
 class TestStateless:
-    def test_health(self, client):
+    def test_health_schema_and_board_page(self, client):
         assert client.get("/v1/health").json() == {"status": "ok"}
+        assert "/v1/rooms/{code}/actions" in client.get("/openapi.json").json()["paths"]
+        page = client.get("/")
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
 
     def test_moves_from_each_kind_of_id(self, client):
         r = client.post("/v1/moves", json={"ruleset": "backgammon", "position": START, "dice": [3, 1]})
@@ -81,9 +84,12 @@ class TestRooms:
                             ({"ruleset": "adi", "house": "federation", "turn_seconds": 20}, "ConfigError"),
                             ({"ruleset": "backgammon", "house": "federation"}, "UnsupportedRuleset"),
                             ({"ruleset": "adi", "house": "saharat", "length": 3}, "ConfigError"),
-                            ({"ruleset": "adi", "house": "nowhere"}, "ConfigError")):
+                            ({"ruleset": "adi", "house": "nowhere"}, "ConfigError"),
+                            ({"ruleset": "adi", "house": "international", "turn_seconds": 0.01}, "ConfigError"),
+                            ({"ruleset": "adi", "house": "saharat", "stake": 5}, "Unauthorized")):
             r = client.post("/v1/rooms", json=opts)
-            assert r.status_code == 400 and r.json()["error"] == error, (opts, r.text)
+            assert r.status_code == (401 if error == "Unauthorized" else 400), (opts, r.text)
+            assert r.json()["error"] == error, (opts, r.text)
 
     def test_turn_time_from_the_host(self, client):
         host = create_room(client, ruleset="adi", house="federation", length=1, turn_seconds=90)
@@ -215,8 +221,9 @@ class TestSocket:
             mover.send(json.dumps({"action": "move", "move": move}))
             frames = [json.loads(mover.recv(timeout=10)) for _ in range(2)]
             assert {f["type"] for f in frames} == {"state", "ok"}
-            pushed = json.loads(other.recv(timeout=10))  # the other side hears of it
+            pushed = json.loads(other.recv(timeout=10))  # the other side hears of it, with the events
             assert pushed["type"] == "state" and pushed["state"]["turn"] == 1 - s["to_act"]
+            assert [e["type"] for e in pushed["events"]][:2] == ["play", "turn"]
 
     def test_a_socket_without_a_seat_is_closed(self, server, client):
         host = create_room(client, ruleset="adi")

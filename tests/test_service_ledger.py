@@ -154,3 +154,31 @@ def test_not_coming_back_within_the_grace_period_forfeits(server, client):
     assert s["phase"] == "over" and s["winner"] == 1 and s["end_reason"] == "forfeit"
     assert any(e["type"] == "disconnect" for e in s["match"]["events"])
     assert balance(client, g) == START - STAKE + 180 and balance(client, h) == START - STAKE
+
+
+def test_coming_back_within_the_grace_period_keeps_the_match(server, client):
+    h, g = account(client, "back"), account(client, "waits")
+    players = coin_room(client, h, g, grace_seconds=1.5)
+    url = server.url.replace("http", "ws") + f"/v1/rooms/{players[0].code}/ws?token={players[0].token}"
+    with websockets_sync.connect(url, open_timeout=10) as ws:
+        json.loads(ws.recv(timeout=10))
+    for _ in range(100):  # the server has reported him gone
+        if any(e["type"] == "disconnect" for e in players[1].state()["match"]["events"]):
+            break
+        time.sleep(0.02)
+    with websockets_sync.connect(url, open_timeout=10) as ws:
+        frame = json.loads(ws.recv(timeout=10))
+        assert frame["type"] == "state" and frame["state"]["seats"][0]["connected"]
+        time.sleep(1.8)  # past the grace period, connected
+        s = players[1].state()
+    assert s["phase"] != "over"
+    assert [e["type"] for e in s["match"]["events"] if e["type"] in ("disconnect", "reconnect")] == \
+        ["disconnect", "reconnect"]
+    spectator = client.post(f"/v1/rooms/{players[0].code}/join", json={"name": "watcher"}).json()
+    assert spectator["seat"] is None
+    url = server.url.replace("http", "ws") + f"/v1/rooms/{players[0].code}/ws?token={spectator['token']}"
+    with websockets_sync.connect(url, open_timeout=10) as ws:
+        seen = json.loads(ws.recv(timeout=10))["state"]
+        assert seen["you"] is None and seen["legal_moves"] == [] and seen["code"] == players[0].code
+        ws.send(json.dumps({"action": "roll"}))
+        assert json.loads(ws.recv(timeout=10))["status"] == 403

@@ -3,6 +3,7 @@ resumes rooms, tokens, matches mid-turn and deadlines (one that passed meanwhile
 
 from __future__ import annotations
 
+import sqlite3
 import time
 
 import pytest
@@ -93,3 +94,39 @@ def test_a_deadline_that_passed_while_down_fires_at_start(db, servers):
         timeouts = [e for e in s["match"]["events"] if e["type"] == "timeout"]
         assert timeouts and timeouts[0]["t"] >= deadline
         assert timeouts[0]["player"] == to_act  # the seat that was to act when the server died
+
+
+def test_a_record_that_does_not_replay_keeps_only_its_room_shut(db, servers, tmp_path):
+    a = servers(db)
+    with httpx.Client(base_url=a.url, timeout=30) as c:
+        broken, fine = (create_room(c, ruleset="adi", house="international", length=1) for _ in range(2))
+        join(c, broken)
+        join(c, fine)
+        a.kill()
+    con = sqlite3.connect(tmp_path / "restart.db")
+    with con:
+        con.execute("UPDATE rooms SET match = ? WHERE code = ?", ('{"format": "tawla-match"}', broken.code))
+    con.close()
+    b = servers(db)
+    with httpx.Client(base_url=b.url, timeout=30) as c:
+        assert c.get(f"/v1/rooms/{broken.code}", headers=broken.headers).status_code == 404
+        assert Player(c, fine.code, fine.token, 0).state()["status"] == "playing"
+
+
+def test_a_server_that_stops_does_not_report_its_players_gone(db, servers):
+    websockets_sync = pytest.importorskip("websockets.sync.client")
+    a = servers(db)
+    with httpx.Client(base_url=a.url, timeout=30) as c:
+        accounts = [c.post("/v1/accounts", json={"name": n}).json()["token"] for n in ("a", "b")]
+        r = c.post("/v1/rooms", json={"ruleset": "adi", "house": "saharat", "length": 1, "stake": 10,
+                                      "grace_seconds": 60}, headers={"Authorization": f"Bearer {accounts[0]}"})
+        host = Player(c, r.json()["code"], r.json()["token"], 0)
+        c.post(f"/v1/rooms/{host.code}/join", json={}, headers={"Authorization": f"Bearer {accounts[1]}"})
+        url = a.url.replace("http", "ws") + f"/v1/rooms/{host.code}/ws?token={host.token}"
+        with websockets_sync.connect(url, open_timeout=10) as ws:
+            ws.recv(timeout=10)
+            a.stop()  # SIGTERM: uvicorn closes the socket with 1012
+    b = servers(db)
+    with httpx.Client(base_url=b.url, timeout=30) as c:
+        events = Player(c, host.code, host.token, 0).state()["match"]["events"]
+        assert not [e for e in events if e["type"] == "disconnect"]

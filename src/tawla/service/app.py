@@ -39,6 +39,9 @@ __all__ = ["create_app", "STATIC"]
 STATIC = Path(__file__).with_name("static")
 """The folder served at ``/`` (the web board)."""
 
+SERVER_RESTART = 1012
+"""The WebSocket close code with which uvicorn closes the sockets when it stops."""
+
 _STATUS = {Unauthorized: 401, Forbidden: 403, NotFound: 404, NotYourTurn: 409, InvalidAction: 409,
            IllegalMove: 409, AmbiguousMove: 409}
 
@@ -197,17 +200,18 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2) ->
         q: asyncio.Queue = asyncio.Queue()
         writer = asyncio.get_running_loop().create_task(_write(ws, q))
         await h.connect(room, mem, q)
+        gone = True
         try:
             while True:
                 text = await ws.receive_text()
                 reply = await _socket_action(h, code, token, text)
                 if reply is not None:
                     q.put_nowait(reply)
-        except WebSocketDisconnect:
-            pass
+        except WebSocketDisconnect as e:
+            gone = e.code != SERVER_RESTART  # the server is stopping: the player has not left
         finally:
             writer.cancel()
-            await h.disconnect(room, mem, q)
+            await h.disconnect(room, mem, q, report=gone)
 
     app.include_router(board_router)
     if STATIC.is_dir():

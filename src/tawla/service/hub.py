@@ -62,24 +62,24 @@ class Hub:
     # ---------------------------------------------------------------- start and stop
     async def start(self) -> None:
         """Load every open room from the database, arm its timer (a deadline already passed
-        fires at once) and let its bot play.
-
-        Raises
-        ------
-        tawla.errors.FormatError
-            A stored match that does not replay.
-        """
+        fires at once) and let its bot play. A room whose stored match does not replay is
+        logged and left out (its tokens then get 401)."""
         for row in self.store.load():
             room = Room(code=row["code"], options=json.loads(row["options"]), status=row["status"],
                         match_no=row["match_no"], escrow=row["escrow"], rematch=set(json.loads(row["rematch"])))
             for m in row["members"]:
-                mem = Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"])
-                room.members.append(mem)
+                room.members.append(Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"]))
+            if row["match"] is not None:
+                try:
+                    room.restore(row["match"])
+                except TawlaError as e:  # one unreadable record keeps its room shut, not the service
+                    log.error("room %s is not resumed: its match does not replay: %s", room.code, e)
+                    continue
+                room.version = len(json.loads(row["match"])["events"])  # at least the changes made before
+            self.rooms[room.code] = room
+            for mem in room.members:
                 if mem.token is not None:
                     self.tokens[mem.token] = mem
-            if row["match"] is not None:
-                room.restore(row["match"])
-            self.rooms[room.code] = room
             self._after(room)
 
     async def stop(self) -> None:
@@ -403,8 +403,14 @@ class Hub:
     def _spawn(self, coro) -> asyncio.Task:
         t = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(t)
-        t.add_done_callback(self._tasks.discard)
+        t.add_done_callback(self._done)
         return t
+
+    def _done(self, t: asyncio.Task) -> None:
+        """A timer's or a bot's task ended: forget it, log what it raised."""
+        self._tasks.discard(t)
+        if not t.cancelled() and t.exception() is not None:
+            log.error("a room task failed", exc_info=t.exception())
 
     def _after(self, room: Room) -> None:
         """Send the new state to the room's sockets, arm its timer and wake its bot."""
@@ -476,18 +482,35 @@ class Hub:
 
     # ---------------------------------------------------------------- sockets
     def broadcast(self, room: Room) -> None:
-        """Queue the room's state (without the match record) for each of its sockets."""
+        """Queue for each of the room's sockets its view of the state (without the match record)
+        and the match's events since the last frame (``events``: the engine's log entries,
+        dice included once thrown)."""
         if not room.sockets:
             return
+        events = self._new_events(room)
         by_seat: dict[Any, dict] = {}
         for q, seat in list(room.sockets.items()):
             if seat not in by_seat:
                 viewer = room.seat(seat) if seat is not None else None
-                by_seat[seat] = {"type": "state", "state": room.state(viewer, with_match=False)}
+                by_seat[seat] = {"type": "state", "state": room.state(viewer, with_match=False), "events": events}
             q.put_nowait(by_seat[seat])
+
+    @staticmethod
+    def _new_events(room: Room) -> list:
+        """The match's events not yet sent to the room's sockets (all of a new match's)."""
+        m = room.match
+        if m is None:
+            return []
+        events = m.events
+        match_no, sent = room.sent_events
+        new = events[sent:] if match_no == room.match_no else events
+        room.sent_events = (room.match_no, len(events))
+        return new
 
     async def connect(self, room: Room, mem: Member, q: asyncio.Queue) -> None:
         """A socket of ``mem`` opens: it gets the state; an absent player is back."""
+        if not room.sockets:
+            self._new_events(room)  # what happened while no socket was open is in the state
         room.sockets[q] = mem.seat
         m = room.match
         if mem.seat is not None and m is not None and m.phase != "over" and m.away[mem.seat] is not None:
@@ -498,12 +521,13 @@ class Hub:
             q.put_nowait({"type": "state", "state": room.state(mem if mem.seat is not None else None,
                                                                with_match=False)})
 
-    async def disconnect(self, room: Room, mem: Member, q: asyncio.Queue) -> None:
+    async def disconnect(self, room: Room, mem: Member, q: asyncio.Queue, *, report: bool = True) -> None:
         """A socket closes: on a coin table with a grace period, a player with no socket left
-        is reported gone (he forfeits unless he is back within the grace period)."""
+        is reported gone (he forfeits unless he is back within the grace period); not when
+        ``report`` is False (the server is stopping)."""
         room.sockets.pop(q, None)
         m = room.match
-        if (mem.seat is None or m is None or m.phase == "over" or mem.seat in room.sockets.values()
+        if (not report or mem.seat is None or m is None or m.phase == "over" or mem.seat in room.sockets.values()
                 or not room.stake or room.house.grace_period is None or m.away[mem.seat] is not None):
             return
         async with room.lock:

@@ -22,6 +22,9 @@ from .views import legal_views, position_view, public_match
 
 __all__ = ["Member", "Room", "room_options", "house_of", "new_code", "new_token"]
 
+MIN_TURN_SECONDS = 1
+"""The shortest turn time a host may choose (seconds), at a house that takes any."""
+
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
@@ -69,12 +72,16 @@ def room_options(ruleset: str, house: str, length: int | None, turn_seconds: Any
     Raises
     ------
     tawla.errors.ConfigError
-        A length, turn time, stake or grace period the house does not allow.
+        A length, turn time, stake or grace period the house does not allow, or a turn time
+        under :data:`MIN_TURN_SECONDS`.
     tawla.errors.UnsupportedRuleset
         A ruleset the house does not offer.
     """
     if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
         raise ConfigError(f"a stake is a whole number of coins >= 0, not {quote(stake)}")
+    if (turn_given and isinstance(turn_seconds, (int, float)) and not isinstance(turn_seconds, bool)
+            and turn_seconds < MIN_TURN_SECONDS):
+        raise ConfigError(f"a turn lasts at least {MIN_TURN_SECONDS} s, not {quote(turn_seconds)}")
     opts: dict[str, Any] = {"house": house, "public": bool(public), "stake": stake}
     if turn_given:
         opts["turn_seconds"] = turn_seconds
@@ -122,6 +129,7 @@ class Room:
     bot_task: asyncio.Task | None = None
     sockets: dict = field(default_factory=dict)  # queue -> seat (None: spectator)
     _public: tuple | None = None  # (version, public match JSON)
+    sent_events: tuple = (0, 0)  # (match_no, events sent to the sockets)
     _views: dict = field(default_factory=dict)  # (seat, with_match) -> (version, connected, state)
 
     @property
