@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tawla
-from tawla import native
+from tawla import native, workloads
 from tawla.cli import main
 from tawla.errors import ConfigError, InvalidArgument
 from tawla.evaluation.net import NET_INPUTS, NetEvaluator, manifest, net_columns, net_inputs, shipped_net
@@ -230,3 +230,19 @@ def test_the_race_cut_off_ends_self_play_at_the_race():
         native.fast_net.net_train(native.params(s), n.w1, n.b1, n.w2, n.b2, 1, 1, 0.1, 10, one, two)
     cfg = TrainConfig(ruleset="adi", games=60, hidden=8, chunk=60, eval_every=0, max_turns=200, race_cutoff=True)
     assert train(cfg).meta["config"]["race_cutoff"] is True
+
+
+@needs_fast
+@pytest.mark.parametrize("name", ["backgammon", "adi"])
+def test_the_compiled_pass_with_a_network_equals_the_numpy_routing(name):
+    from tawla.evaluation import evaluate_rows
+    from tawla.evaluation.routing import evaluate_np
+    r = tawla.get_ruleset(name)
+    rows = sample_rows(name, 800)
+    races = np.stack([np.frombuffer(tawla.Position.from_gnubg_id(pid).row, np.uint8)
+                      for pid in workloads.w1_ids("race")[:300]])  # valid rows of adi too
+    rows = np.ascontiguousarray(np.concatenate([rows, races]))
+    net = NetEvaluator.initial(r, hidden=16, seed=8)
+    got = evaluate_rows(rows, r, contact=net)
+    np.testing.assert_allclose(got, evaluate_np(rows, r, net), atol=1e-5)
+    assert tawla.evaluation.is_race(rows, r).any()
