@@ -5,6 +5,7 @@ Usage::
     python bench/bench_strength.py bg     [--games 2000] [--levels ply0,ply1] [--workers 2]
     python bench/bench_strength.py gnubg  [--games 500]  [--level ply1]       # top level vs gnubg 0-ply
     python bench/bench_strength.py tawla  [--games 1000] [--rulesets ...]     # each level vs random, vs level below
+    python bench/bench_strength.py tawla  --levels net0,net2 --against ply2   # or against one level
     python bench/bench_strength.py timing [--positions 300] [--batch 1000]    # microseconds per decision
     python bench/bench_strength.py cube                                       # cube decisions vs gnubg's probabilities
     python bench/bench_strength.py fit    [--games 20000]                     # fit the backgammon weights to outcomes
@@ -490,6 +491,8 @@ def main(argv=None):
                     help="fit, distill: the .npz file the weights are written to (default: the package's)")
     ap.add_argument("--vs", choices=["both", "random", "below"], default="both",
                     help="tawla: play each level against random, the level below, or both")
+    ap.add_argument("--against", default=None,
+                    help="tawla: play each level against this level instead (for example ply2 or net0)")
     a = ap.parse_args(argv)
     if a.what == "fit":
         fit(a.games or 20000, a.workers, out=a.out)
@@ -508,6 +511,9 @@ def main(argv=None):
         levels = (a.levels or ",".join(tawla.Bot.LEVELS[1:])).split(",")
         for rs in a.rulesets.split(","):
             for lv in levels:
+                if a.against:
+                    match(rs, lv, a.against, a.games or 1000, a.workers, a.seed)
+                    continue
                 below = tawla.Bot.LEVELS[tawla.Bot.LEVELS.index(lv) - 1]
                 if a.vs in ("both", "random"):
                     match(rs, lv, "random", a.games or 1000, a.workers, a.seed)

@@ -157,9 +157,10 @@ def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True, contact: Eval
         out, _race = native.fast_eval.eval_bg(np.ascontiguousarray(rows), model.weights, r.scoring == "cube",
                                               r.bar_backgammon_counts_double, one, two)
         return out
-    if len(rows) and _compiled_net_pass(model, r):
+    fast_net = native.fast_net
+    if len(rows) and fast_net is not None and _compiled_net_pass(model, r):
         one, _, _, two = eval_tables()
-        return native.fast_net.net_eval_bg(np.ascontiguousarray(rows, dtype=np.uint8), native.params(r),
+        return fast_net.net_eval_bg(np.ascontiguousarray(rows, dtype=np.uint8), native.params(r),
                                            model.w1, model.b1, model.w2, model.b2, r.scoring == "cube",
                                            r.bar_backgammon_counts_double, one, two)
     return evaluate_np(rows, r, model)
