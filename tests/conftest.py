@@ -50,3 +50,25 @@ def each_engine(request, monkeypatch):
         monkeypatch.delenv("TAWLA_ENGINE", raising=False)
     assert tawla.batch.default_engine() == request.param
     return request.param
+
+
+# The longest tests (tens of seconds to two minutes each on one core), run first: with two
+# workers, a long test that starts last leaves the other worker idle until it ends.
+LONGEST_FIRST = (
+    "test_properties.py::test_random_playouts[",
+    "test_fast_engine.py::test_fast_matches_reference_on_playouts[",
+    "test_oracles.py::",
+    "test_typing.py::",
+    "test_match_stateful.py::",
+    "test_service_restart.py::",
+    "test_service_browser.py::",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Order the collected tests longest first (stable otherwise): see :data:`LONGEST_FIRST`."""
+    def rank(item) -> int:
+        nodeid = item.nodeid.split("tests/", 1)[-1]
+        return next((i for i, prefix in enumerate(LONGEST_FIRST) if nodeid.startswith(prefix)),
+                    len(LONGEST_FIRST))
+    items.sort(key=rank)
