@@ -5,10 +5,12 @@
  */
 #include <math.h>
 #include "tw_net.h"
+#include "tw_board.h"  /* TW_HAVE_SSE2 and its header */
 
 /* The logistic function from a table on [-TW_SIG_RANGE, TW_SIG_RANGE], TW_SIG_STEPS entries a
    unit, linearly interpolated (error < 1e-6): tw_net_init fills it, tawla.evaluation.net builds
    the same table. */
+#define TW_NET_BLOCK 16
 #define TW_SIG_RANGE 16
 #define TW_SIG_STEPS 128
 #define TW_SIG_N (2 * TW_SIG_RANGE * TW_SIG_STEPS + 2)
@@ -25,30 +27,63 @@ void tw_net_init(void) {
 TW_INLINE float tw_sigmoid(float z) {
     float t;
     int j;
-    if (z <= -(float)TW_SIG_RANGE) return TW_SIG[0];
-    if (z >= (float)TW_SIG_RANGE) return TW_SIG[TW_SIG_N - 2];
-    t = (z + (float)TW_SIG_RANGE) * (float)TW_SIG_STEPS;
+    t = (z + (float)TW_SIG_RANGE) * (float)TW_SIG_STEPS;  /* branch-free clamp to the table */
+    t = t < 0.0f ? 0.0f : t;
+    t = t > (float)(TW_SIG_N - 2) ? (float)(TW_SIG_N - 2) : t;
     j = (int)t;
     t -= (float)j;
     return TW_SIG[j] + t * (TW_SIG[j + 1] - TW_SIG[j]);
 }
 
 void tw_net_forward(const tw_net *n, const int *idx, const float *val, int m, float *h, float *o) {
-    int nh = n->nh, i, j, k;
+    int nh = n->nh, i, j, k, jb;
     float acc[TW_NET_MAXH];
-    memcpy(acc, n->b1, sizeof(float) * (size_t)nh);
-    for (i = 0; i < m; i++) {
-        const float *w = n->w1 + (size_t)idx[i] * (size_t)nh;
-        float v = val[i];
-        if (v == 1.0f) { for (j = 0; j < nh; j++) acc[j] += w[j]; }
-        else { for (j = 0; j < nh; j++) acc[j] += v * w[j]; }
+    /* the first layer in blocks of TW_NET_BLOCK hidden units held in registers across all the
+       nonzero inputs (each input adds v times its weights; v * w == w exactly when v is 1) */
+    for (jb = 0; jb + TW_NET_BLOCK <= nh; jb += TW_NET_BLOCK) {
+#if TW_HAVE_SSE2
+        __m128 a0 = _mm_loadu_ps(n->b1 + jb), a1 = _mm_loadu_ps(n->b1 + jb + 4);
+        __m128 a2 = _mm_loadu_ps(n->b1 + jb + 8), a3 = _mm_loadu_ps(n->b1 + jb + 12);
+        for (i = 0; i < m; i++) {
+            const float *w = n->w1 + (size_t)idx[i] * (size_t)nh + jb;
+            __m128 v = _mm_set1_ps(val[i]);
+            a0 = _mm_add_ps(a0, _mm_mul_ps(v, _mm_loadu_ps(w)));
+            a1 = _mm_add_ps(a1, _mm_mul_ps(v, _mm_loadu_ps(w + 4)));
+            a2 = _mm_add_ps(a2, _mm_mul_ps(v, _mm_loadu_ps(w + 8)));
+            a3 = _mm_add_ps(a3, _mm_mul_ps(v, _mm_loadu_ps(w + 12)));
+        }
+        _mm_storeu_ps(acc + jb, a0); _mm_storeu_ps(acc + jb + 4, a1);
+        _mm_storeu_ps(acc + jb + 8, a2); _mm_storeu_ps(acc + jb + 12, a3);
+#else
+        float a[TW_NET_BLOCK];
+        for (j = 0; j < TW_NET_BLOCK; j++) a[j] = n->b1[jb + j];
+        for (i = 0; i < m; i++) {
+            const float *w = n->w1 + (size_t)idx[i] * (size_t)nh + jb;
+            float v = val[i];
+            for (j = 0; j < TW_NET_BLOCK; j++) a[j] += v * w[j];
+        }
+        for (j = 0; j < TW_NET_BLOCK; j++) acc[jb + j] = a[j];
+#endif
+    }
+    for (j = jb; j < nh; j++) acc[j] = n->b1[j];
+    if (jb < nh) {
+        for (i = 0; i < m; i++) {
+            const float *w = n->w1 + (size_t)idx[i] * (size_t)nh;
+            float v = val[i];
+            for (j = jb; j < nh; j++) acc[j] += v * w[j];
+        }
     }
     for (j = 0; j < nh; j++) h[j] = tw_sigmoid(acc[j]);
-    for (k = 0; k < TW_NET_NO; k++) {
-        const float *w = n->w2 + (size_t)k * (size_t)nh;
-        float z = n->b2[k];
-        for (j = 0; j < nh; j++) z += w[j] * h[j];
-        o[k] = tw_sigmoid(z);
+    /* the outputs: five sums side by side (independent chains, not one serial reduction) */
+    {
+        float z[TW_NET_NO];
+        const float *w2 = n->w2;
+        for (k = 0; k < TW_NET_NO; k++) z[k] = n->b2[k];
+        for (j = 0; j < nh; j++) {
+            float hj = h[j];
+            for (k = 0; k < TW_NET_NO; k++) z[k] += w2[(size_t)k * (size_t)nh + j] * hj;
+        }
+        for (k = 0; k < TW_NET_NO; k++) o[k] = tw_sigmoid(z[k]);
     }
 }
 
