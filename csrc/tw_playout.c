@@ -16,24 +16,15 @@ int tw_playout(const tw_params *P, long n_games, uint64_t seed, long max_turns,
     tw_rng rng;
     uint8_t row[64], init[64];
     long g;
-    int p;
     if (!tw_ctx_init(&c, P)) return 0;
     tw_rng_seed(&rng, seed);
-    memset(init, 0, sizeof(init));
-    for (p = 1; p <= 24; p++) {
-        if (P->start[p]) {
-            init[p] += P->start[p];
-            init[26 + tw_opp_point(p, P->same)] += P->start[p];
-        }
-    }
+    tw_start_row(P, init);
     for (g = 0; g < n_games; g++) {
         int d1, d2, mover = 0;
         long turns = 0;
         tw_result res = {0, -1, TW_K_UNFINISHED, 0};
         memcpy(row, init, 64);
-        /* 1.6: opening roll; the starter is "player 0" */
-        do { d1 = 1 + (int)tw_below(&rng, 6); d2 = 1 + (int)tw_below(&rng, 6); } while (d1 == d2);
-        if (P->opening_reroll) { d1 = 1 + (int)tw_below(&rng, 6); d2 = 1 + (int)tw_below(&rng, 6); }
+        tw_opening_dice(P, &rng, &d1, &d2);  /* the starter is "player 0" */
         for (;;) {
             tw_state root;
             int frozen = -1;

@@ -6,6 +6,7 @@
 #define TW_RNG_H
 
 #include "tw_params.h"
+#include "tw_board.h"
 
 typedef struct { uint64_t s[4]; } tw_rng;
 
@@ -38,5 +39,24 @@ static inline uint32_t tw_below(tw_rng *r, uint32_t n) {
 }
 /* uniform float in [0, 1) */
 TW_INLINE float tw_uniform(tw_rng *r) { return (float)(tw_next(r) >> 40) * (1.0f / 16777216.0f); }
+
+/* The starting position of a ruleset (RULES.md 1.2), mover's seat, into row[64]. */
+TW_INLINE void tw_start_row(const tw_params *P, uint8_t *row) {
+    int p;
+    memset(row, 0, 64);
+    for (p = 1; p <= 24; p++) {
+        if (P->start[p]) {
+            row[p] += P->start[p];
+            row[26 + tw_opp_point(p, P->same)] += P->start[p];
+        }
+    }
+}
+
+/* The dice of the first move (RULES.md 1.6): the opening roll is thrown until the dice differ,
+   and the starter plays them, or throws again where the ruleset says so. */
+TW_INLINE void tw_opening_dice(const tw_params *P, tw_rng *r, int *d1, int *d2) {
+    do { *d1 = 1 + (int)tw_below(r, 6); *d2 = 1 + (int)tw_below(r, 6); } while (*d1 == *d2);
+    if (P->opening_reroll) { *d1 = 1 + (int)tw_below(r, 6); *d2 = 1 + (int)tw_below(r, 6); }
+}
 
 #endif /* TW_RNG_H */

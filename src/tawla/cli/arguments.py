@@ -48,24 +48,8 @@ def parse_dice(text: str) -> tuple[int, int]:
 
 
 def load_position(text: str, ruleset: RulesetLike) -> Position:
-    """A position from a gnubg Position ID (14 chars), an XGID, or a tawla ID (40 chars).
-
-    Parameters
-    ----------
-    text : str
-        The ID; an XGID is told apart by its ``XGID=`` prefix or its ten ``:``-separated fields.
-    ruleset : str or Ruleset
-        gnubg IDs and XGIDs describe backgammon boards (backgammon, adi); a tawla ID any ruleset's.
-
-    Raises
-    ------
-    tawla.errors.InvalidId
-        Text that is none of the three, or a malformed one.
-    tawla.errors.InvalidPosition
-        A well-formed ID of a board that breaks the ruleset's invariants.
-    tawla.errors.UnsupportedRuleset
-        An unknown ruleset, or a gnubg ID or XGID with a ruleset that is not played on a
-        backgammon board.
+    """A position on the command line: :func:`tawla.analysis.positions.parse_position` (a gnubg
+    Position ID, an XGID or a tawla ID; its errors: InvalidId, InvalidPosition, UnsupportedRuleset).
     """
     return parse_position(text, ruleset)
 

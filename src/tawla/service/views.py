@@ -10,11 +10,12 @@ import threading
 from typing import Any, Sequence
 
 from ..bots import Bot
-from ..errors import InvalidDice, InvalidId, TawlaError, quote
+from ..errors import InvalidDice, TawlaError, quote
 from ..evaluation import evaluate
 from ..match import Match
 from ..position import Position
 from ..rules import get_ruleset
+from ..analysis.positions import parse_position
 
 __all__ = ["load_position", "moves_of", "evaluation_of", "best_of", "public_match", "position_view",
            "legal_views", "bot_for"]
@@ -24,25 +25,14 @@ EVAL_COLUMNS = ("equity", "win", "win_gammon", "win_backgammon", "lose_gammon", 
 
 
 def load_position(text: str, ruleset: str) -> Position:
-    """A position from a gnubg Position ID (14 characters), an XGID or a tawla ID (40 characters).
+    """A position from a gnubg Position ID, an XGID or a tawla ID: :func:`tawla.analysis.positions.parse_position`.
 
     Raises
     ------
-    tawla.errors.InvalidId
-        None of the three, or a malformed one.
-    tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset
-        A board the ruleset does not allow; an unknown ruleset, or a gnubg ID or XGID for a
-        ruleset not played on a backgammon board.
+    tawla.errors.InvalidId, tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset
+        As :func:`~tawla.analysis.positions.parse_position` does.
     """
-    r = get_ruleset(ruleset)
-    t = text.strip()
-    if t.upper().startswith("XGID=") or t.count(":") >= 9:
-        return Position.from_xgid(t, r)
-    if len(t) == 14:
-        return Position.from_gnubg_id(t, r)
-    if len(t) == 40:
-        return Position.from_id(t, r)
-    raise InvalidId(f"{quote(text)} is neither a gnubg Position ID (14 chars), an XGID, nor a tawla ID (40 chars)")
+    return parse_position(text, ruleset)
 
 
 def _dice(dice: Sequence[int]) -> tuple[int, int]:
