@@ -29,6 +29,7 @@ from ..position import Position
 from ..rules import get_ruleset
 from .. import svg
 from ..bots import Bot
+from ..evaluation.net import shipped_net
 from .report import ids_text, plural, summary
 
 __all__ = ["RATING_BANDS", "rating", "player_stats", "worst_plays", "cube_checks", "render_html", "write_html"]
@@ -111,13 +112,14 @@ def worst_plays(rep, k: int) -> list[dict]:
 
 
 def _model(ruleset, board: str | None, cube: int, owner: int | None, doubler: int):
-    """The cube model's verdict (:class:`tawla.CubeAction`) on a board, or None (no cube, no board)."""
+    """The cube model's verdict (:class:`tawla.CubeAction`) on a board, or None (no cube, no board),
+    on the probabilities of the analysis's evaluator (``net0`` where a network is shipped)."""
     if board is None or not ruleset.cube:
         return None
     try:
         pos = Position.from_id(board, ruleset)
         rel = 0 if owner is None else (1 if owner == doubler else -1)
-        return Bot(ruleset, "ply0").cube_action(pos, cube, rel)
+        return Bot(ruleset, "net0" if shipped_net(ruleset) is not None else "ply0").cube_action(pos, cube, rel)
     except TawlaError:
         return None
 
@@ -284,7 +286,7 @@ def _file_section(rep, file_no: int, worst: int, evaluated: bool) -> list[str]:
     if evaluated:
         out += _player_table(player_stats(rep))
         plays = worst_plays(rep, worst)
-        out.append(f"<h3>Worst plays</h3>" if plays else "<p class=\"note\">No play lost equity.</p>")
+        out.append("<h3>Worst plays</h3>" if plays else "<p class=\"note\">No play lost equity.</p>")
         for n, item in enumerate(plays, 1):
             out += _play(rep, n, item, file_no)
     out += _cube_section(rep, file_no, worst)

@@ -24,7 +24,7 @@ from ..errors import ConfigError, InvalidArgument
 from ..core.geometry import OPPOSITE
 from ..evaluation.bearoff import eval_tables
 from ..evaluation.net import NetEvaluator
-from ..rules import HIT, RulesetLike, get_ruleset
+from ..rules import HIT, get_ruleset
 from .duel import duel, evaluator_player
 
 __all__ = ["TrainConfig", "train", "chunk_seed", "plot_curve"]
