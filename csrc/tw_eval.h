@@ -51,6 +51,9 @@ void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, doub
 typedef struct { const double *one; long s0, s1, n2; const double *two; } tw_race_tables;
 void tw_race_row(const uint8_t *row, const tw_race_tables *t, double *o);
 
+/* no contact left (opposite geometry): every mover checker, bar included, below every opponent
+   checker in the mover's numbering */
+int tw_no_contact_opposite(const uint8_t *row);
 /* backgammon / adi, the rows no contact model sees: a lost game (the exact result, 0 returned)
    or a race (the race model, 1 returned); -1 for a contact row (o untouched). */
 int tw_eval_bg_ends(const uint8_t *row, int cube, int bar_bg_double, const tw_race_tables *t, double *o);

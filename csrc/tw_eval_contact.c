@@ -132,8 +132,16 @@ void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, doub
     o[5] = lbg;
 }
 
-int tw_eval_bg_ends(const uint8_t *row, int cube, int bar_bg_double, const tw_race_tables *t, double *o) {
+int tw_no_contact_opposite(const uint8_t *row) {
     int p, my_max = 0, opp_min = 99;
+    for (p = 25; p >= 1; p--) if (row[p]) { my_max = p; break; }
+    if (row[51]) opp_min = 0;
+    else for (p = 1; p <= 24; p++) if (row[26 + p]) { opp_min = p; break; }
+    return my_max < opp_min;
+}
+
+int tw_eval_bg_ends(const uint8_t *row, int cube, int bar_bg_double, const tw_race_tables *t, double *o) {
+    int p;
     if (row[26] == 15) {  /* the opponent has borne off all: lost */
         double g = row[0] == 0 ? 1.0 : 0.0, bg = 0.0;
         if (cube && row[0] == 0) {
@@ -147,10 +155,7 @@ int tw_eval_bg_ends(const uint8_t *row, int cube, int bar_bg_double, const tw_ra
         o[5] = bg;
         return 0;
     }
-    for (p = 25; p >= 1; p--) if (row[p]) { my_max = p; break; }
-    if (row[51]) opp_min = 0;
-    else for (p = 1; p <= 24; p++) if (row[26 + p]) { opp_min = p; break; }
-    if (my_max < opp_min) {
+    if (tw_no_contact_opposite(row)) {
         tw_race_row(row, t, o);
         return 1;
     }

@@ -28,16 +28,6 @@ static void tw_outcome(const tw_params *P, tw_result res, float *t) {
     }
 }
 
-/* No contact left (opposite geometry): every mover checker, bar included, below every
-   opponent checker in the mover's numbering. */
-static int tw_race_opposite(const uint8_t *row) {
-    int p, my_max = 0, opp_min = 99;
-    for (p = 25; p >= 1; p--) if (row[p]) { my_max = p; break; }
-    if (row[51]) opp_min = 0;
-    else for (p = 1; p <= 24; p++) if (row[26 + p]) { opp_min = p; break; }
-    return my_max < opp_min;
-}
-
 /* The points a finished game is worth to the side that moved last. */
 static double tw_outcome_points(tw_result res) {
     if (res.winner < 0) return 0.0;
@@ -94,7 +84,7 @@ int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, flo
                 tw_result r = {0, -1, TW_K_UNFINISHED, 0};
                 if (tw_over_cheap(P, &c.geo, ch)) r = tw_game_result(P, &c.geo, ch, 1);
                 if (r.over) v = tw_outcome_points(r);
-                else if (race && tw_race_opposite(ch)) {  /* the race model's value: no network */
+                else if (race && tw_no_contact_opposite(ch)) {  /* the race model's value: no network */
                     tw_race_row(ch, race, ro);
                     if (P->scoring != TW_SCORE_CUBE) { ro[3] = ro[5] = 0.0; }
                     for (k = 0; k < TW_NET_NO; k++) oc[k] = (float)ro[k + 1];

@@ -110,16 +110,21 @@ def evaluate(positions: npt.ArrayLike, ruleset: RulesetLike) -> np.ndarray:
 
 def _compiled_pass(model, r) -> bool:
     """Whether ``eval_bg`` of ``native.fast_eval`` evaluates rows of ``r`` with ``model``."""
-    return (isinstance(model, LinearContact) and model.compiled and r.geometry == OPPOSITE
-            and r.scoring in ("cube", "mars") and not r.quadrant_lock_win and not r.bearoff_no_opponent_in_home)
+    return isinstance(model, LinearContact) and model.compiled and _bg_routing(r)
+
+
+def _bg_routing(r) -> bool:
+    """Whether the compiled one-pass routing of backgammon and adi (game end, race model, then
+    the contact model) applies to ``r``: opposite directions, 1/2(/3) scoring, neither §5.5 nor §5.6."""
+    return (r.geometry == OPPOSITE and r.scoring in ("cube", "mars") and not r.quadrant_lock_win
+            and not r.bearoff_no_opponent_in_home)
 
 
 def _compiled_net_pass(model, r) -> bool:
     """Whether ``net_eval_bg`` of ``native.fast_net`` evaluates rows of ``r`` with ``model``:
     a network of ``r``'s name on the rulesets of :func:`_compiled_pass`."""
     return (isinstance(model, NetEvaluator) and native.fast_net is not None and model.ruleset.name == r.name
-            and r.geometry == OPPOSITE and r.scoring in ("cube", "mars") and r.contact == HIT
-            and not r.quadrant_lock_win and not r.bearoff_no_opponent_in_home)
+            and r.contact == HIT and _bg_routing(r))
 
 
 def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True, contact: Evaluator | None = None) -> np.ndarray:
