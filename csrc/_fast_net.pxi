@@ -1,5 +1,6 @@
 # Included by _fast.pyx: the neural evaluators of csrc/tw_net.h — their inputs, their outputs
-# over batches of rows, and TD(0) self-play training — for tawla.evaluation.net.
+# over batches of rows and the one-pass backgammon evaluation — for tawla.evaluation.net
+# (their training: _fast_net_train.pxi).
 
 tw_eval_init()  # the shot tables of the hand features (this module's copy of the engine)
 tw_net_init()  # the table of the logistic function
@@ -99,77 +100,6 @@ def net_columns(const uint8_t[:, ::1] positions, Params params, const float[:, :
             tw_net_row(&params.p, &net, &positions[i, 0], h, o)
             tw_net_columns(&params.p, o, &c[i, 0])
     return out
-
-
-def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, float[::1] b2,
-              long n_games, unsigned long long seed, float alpha, long max_turns=10000,
-              race_one=None, race_two=None):
-    """TD(0) self-play (csrc/tw_net_train.c): ``n_games`` games, the weights updated in place.
-
-    Parameters
-    ----------
-    params : Params
-    w1, b1, w2, b2 : float32 arrays (writable, C order)
-        The network, shapes as :func:`net_outputs` takes them.
-    n_games : int
-    seed : int
-        Seed of the dice (xoshiro256**); equal seeds and weights give equal runs.
-    alpha : float
-        Step size of the gradient steps.
-    max_turns : int
-        Cap per game; a game cut there is unfinished (winner -1, points 0).
-    race_one, race_two : float64 arrays, optional
-        The race model's tables (``tawla.evaluation.bearoff.eval_tables()`` [0] and [3], as
-        ``native.fast_eval.race_bg`` takes them; opposite geometry only): a child with no
-        contact is then valued by the race model and its game stops there (winner -1).
-
-    Returns
-    -------
-    length : int32[n_games]
-        Turns played per game.
-    winner : int8[n_games]
-        0 the player who moved first, 1 the other, -1 a draw or an unfinished game.
-    points : int16[n_games]
-        The points the winner scored (cube 1).
-
-    Raises
-    ------
-    InvalidArgument
-        Weights of other shapes, ``n_games`` < 0 or ``alpha`` not in (0, 10].
-    """
-    cdef tw_net net = _net_view(w1, b1, w2, b2)
-    cdef int ok
-    if n_games < 0:
-        raise InvalidArgument(f"n_games must be >= 0, not {n_games}")
-    if not 0.0 < alpha <= 10.0:
-        raise InvalidArgument(f"alpha must be in (0, 10], not {alpha}")
-    length = np.zeros(n_games, dtype=np.int32)
-    winner = np.zeros(n_games, dtype=np.int8)
-    points = np.zeros(n_games, dtype=np.int16)
-    cdef int32_t[::1] L = length
-    cdef int8_t[::1] W = winner
-    cdef int16_t[::1] S = points
-    if n_games == 0:
-        return length, winner, points
-    cdef tw_race_tables t
-    cdef const tw_race_tables *tp = NULL
-    cdef const double[:, :, ::1] one
-    cdef const double[::1] two
-    if race_one is not None:
-        if params.p.same:
-            raise InvalidArgument("the race model serves opposite-direction games only")
-        one, two = race_one, race_two
-        t.one = &one[0, 0, 0]
-        t.s0 = one.strides[0] // sizeof(double)
-        t.s1 = one.strides[1] // sizeof(double)
-        t.n2 = one.shape[2]
-        t.two = &two[0]
-        tp = &t
-    with nogil:
-        ok = tw_net_train(&params.p, &net, n_games, seed, alpha, max_turns, tp, &L[0], &W[0], &S[0])
-    if not ok:
-        raise MemoryError()
-    return length, winner, points
 
 
 def net_eval_bg(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1, const float[::1] b1,

@@ -166,3 +166,10 @@ cdef extern from "tawla_engine.h" nogil:
     int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, float alpha,
                      long max_turns, const tw_race_tables *race, int32_t *length, int8_t *winner,
                      int16_t *points)
+    long tw_net_positions(const tw_params *P, const tw_net *n, long n_games, uint64_t seed,
+                          float explore, long max_turns, const tw_race_tables *race, uint8_t *rows,
+                          long cap)
+    int tw_net_ply1_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
+                            const uint8_t *rows, long count, float *targets)
+    double tw_net_fit(const tw_params *P, tw_net *n, const uint8_t *rows, const float *targets,
+                      const int64_t *order, long count, float alpha)

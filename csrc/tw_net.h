@@ -74,4 +74,24 @@ int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, flo
                  long max_turns, const tw_race_tables *race, int32_t *length, int8_t *winner,
                  int16_t *points);
 
+/* The positions before a roll met in n_games greedy self-play games (every move with
+   probability explore a uniformly random child), the opening position left out; with race
+   tables, games stop at the first child without contact, so every position has contact. Rows
+   into rows[cap][TW_W]; returns how many (at most cap), or -1 on OOM. */
+long tw_net_positions(const tw_params *P, const tw_net *n, long n_games, uint64_t seed,
+                      float explore, long max_turns, const tw_race_tables *race, uint8_t *rows,
+                      long cap);
+
+/* The 1-ply search targets of pre-roll rows (mover's seat): for each of the 21 rolls the
+   outputs after the network's greedy move, for the row's mover, averaged with the rolls'
+   probabilities, into targets[count][TW_NET_NO]. Returns 0 on OOM. */
+int tw_net_ply1_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
+                        const uint8_t *rows, long count, float *targets);
+
+/* One epoch of stochastic gradient descent: rows[order[i]] toward targets[order[i]] for i in
+   [0, count), step size alpha; returns the mean squared error of the outputs met (before each
+   step). */
+double tw_net_fit(const tw_params *P, tw_net *n, const uint8_t *rows, const float *targets,
+                  const int64_t *order, long count, float alpha);
+
 #endif /* TW_NET_H */

@@ -1,9 +1,9 @@
 /*
- * TD(0) self-play training of a neural evaluator (tw_net.h) on the move generator: every move
- * the greedy choice of the network (the child it values best, game ends valued exactly), and
- * the position before the roll moved toward the value after the move. With race tables
- * (opposite geometry), a child with no contact left is valued by the race model (tw_eval.h)
- * and the game stops there: the network learns contact positions only.
+ * Training of a neural evaluator (tw_net.h) on the move generator: the greedy move of the
+ * network (the child it values best, game ends valued exactly), TD(0) self-play, the positions
+ * of self-play games, 1-ply search targets and their supervised fitting. With race tables
+ * (opposite geometry), a child with no contact left is valued by the race model (tw_eval.h):
+ * the network learns contact positions only.
  */
 #include "tw_net.h"
 #include "tw_eval.h"
@@ -34,83 +34,99 @@ static double tw_outcome_points(tw_result res) {
     return res.winner == 1 ? res.points : -res.points;
 }
 
+/* The greedy move of the pre-roll row for dice (d1, d2) (with probability explore a uniformly
+   random child instead; rng only read then): the chosen child into child[TW_W], the outputs
+   after the move for the row's mover into t[TW_NET_NO], the game's result after it into *res.
+   Returns TW_GREEDY_PLAY, _OVER (the move ends the game), _RACE (the child has no contact and
+   the race model valued it), _FROZEN (no legal child: a draw, t its outputs) or _OOM. */
+enum { TW_GREEDY_PLAY, TW_GREEDY_OVER, TW_GREEDY_RACE, TW_GREEDY_FROZEN, TW_GREEDY_OOM };
+
+static int tw_net_greedy(const tw_params *P, tw_ctx *c, const tw_net *n, const tw_race_tables *race,
+                         const uint8_t *row, int d1, int d2, float explore, tw_rng *rng,
+                         uint8_t *child, float *t, tw_result *res) {
+    int cidx[TW_NET_NI], frozen = -1, k, best_race = 0;
+    float cval[TW_NET_NI], hc[TW_NET_MAXH], oc[TW_NET_NO], best_o[TW_NET_NO];
+    double ro[6], best_v = -1e300;
+    size_t nch, i, best = 0, pick = (size_t)-1;
+    tw_state root;
+    tw_result best_res = {0, -1, TW_K_UNFINISHED, 0};
+    c->nout = 0;
+    tw_rowinfo_init(P, &c->ri, row);
+    tw_state_from_row(&root, row);
+    nch = tw_expand_row(c, row, &root, d1, d2, &frozen);
+    if (c->oom) return TW_GREEDY_OOM;
+    if (nch == 0) {  /* frozen before the move: a draw */
+        res->over = 1; res->winner = -1; res->kind = TW_K_DRAW; res->points = 0;
+        tw_outcome(P, *res, t);
+        return TW_GREEDY_FROZEN;
+    }
+    if (explore > 0.0f && tw_uniform(rng) < explore) pick = tw_below(rng, (uint32_t)nch);
+    for (i = 0; i < nch; i++) {
+        const uint8_t *ch = c->out + i * TW_W;
+        double v;
+        int is_race = 0;
+        tw_result r = {0, -1, TW_K_UNFINISHED, 0};
+        if (pick != (size_t)-1 && i != pick) continue;
+        if (tw_over_cheap(P, &c->geo, ch)) r = tw_game_result(P, &c->geo, ch, 1);
+        if (r.over) v = tw_outcome_points(r);
+        else if (race && tw_no_contact_opposite(ch)) {  /* the race model's value: no network */
+            tw_race_row(ch, race, ro);
+            if (P->scoring != TW_SCORE_CUBE) { ro[3] = ro[5] = 0.0; }
+            for (k = 0; k < TW_NET_NO; k++) oc[k] = (float)ro[k + 1];
+            v = -tw_net_equity(P, oc);
+            is_race = 1;
+        } else {
+            int cm = tw_net_inputs(P, ch, cidx, cval);
+            tw_net_forward(n, cidx, cval, cm, hc, oc);
+            v = -tw_net_equity(P, oc);
+        }
+        if (v > best_v) {
+            best_v = v; best = i; best_res = r; best_race = is_race;
+            if (!r.over) memcpy(best_o, oc, sizeof(best_o));
+        }
+    }
+    memcpy(child, c->out + best * TW_W, TW_W);
+    if (!best_res.over && P->can_freeze) best_res = tw_game_result(P, &c->geo, child, 0);
+    *res = best_res;
+    if (best_res.over) { tw_outcome(P, best_res, t); return TW_GREEDY_OVER; }
+    /* the child's outputs are the opponent's: swap the sides */
+    t[0] = 1.0f - best_o[0];
+    t[1] = best_o[3]; t[2] = best_o[4]; t[3] = best_o[1]; t[4] = best_o[2];
+    return best_race ? TW_GREEDY_RACE : TW_GREEDY_PLAY;
+}
+
 int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, float alpha,
                  long max_turns, const tw_race_tables *race, int32_t *length, int8_t *winner,
                  int16_t *points) {
     tw_ctx c;
     tw_rng rng;
-    uint8_t row[64], init[64];
-    int idx[TW_NET_NI], cidx[TW_NET_NI];
-    float val[TW_NET_NI], cval[TW_NET_NI];
-    float h[TW_NET_MAXH], hc[TW_NET_MAXH], o[TW_NET_NO], oc[TW_NET_NO], best_o[TW_NET_NO], t[TW_NET_NO];
-    double ro[6];
+    uint8_t row[64], init[64], child[64];
+    int idx[TW_NET_NI];
+    float val[TW_NET_NI], h[TW_NET_MAXH], o[TW_NET_NO], t[TW_NET_NO];
     long g;
-    int k;
     if (!tw_ctx_init(&c, P)) return 0;
     tw_rng_seed(&rng, seed);
     tw_start_row(P, init);
+    memset(child, 0, sizeof(child));
     for (g = 0; g < n_games; g++) {
-        int d1, d2, mover = 0, m;
+        int d1, d2, mover = 0, m, kind;
         long turns = 0;
         tw_result res = {0, -1, TW_K_UNFINISHED, 0};
         memcpy(row, init, 64);
         tw_opening_dice(P, &rng, &d1, &d2);  /* the starter is "player 0" */
         for (;;) {
-            tw_state root;
-            int frozen = -1;
-            size_t nch, i, best = 0;
-            int best_race = 0;
-            double best_v = -1e300;
-            tw_result best_res = {0, -1, TW_K_UNFINISHED, 0};
             if (turns >= max_turns) { res.over = 0; break; }
             m = tw_net_inputs(P, row, idx, val);
             tw_net_forward(n, idx, val, m, h, o);
-            c.nout = 0;
-            tw_rowinfo_init(P, &c.ri, row);
-            tw_state_from_row(&root, row);
-            nch = tw_expand_row(&c, row, &root, d1, d2, &frozen);
-            if (c.oom) { tw_ctx_free(&c); tw_out_free(&c); return 0; }
+            kind = tw_net_greedy(P, &c, n, race, row, d1, d2, 0.0f, &rng, child, t, &res);
+            if (kind == TW_GREEDY_OOM) { tw_ctx_free(&c); tw_out_free(&c); return 0; }
             turns++;
-            if (nch == 0) {  /* frozen before the move: a draw */
-                res.over = 1; res.winner = -1; res.kind = TW_K_DRAW; res.points = 0;
-                tw_outcome(P, res, t);
-                tw_net_backprop(n, idx, val, m, h, o, t, alpha);
-                break;
-            }
-            for (i = 0; i < nch; i++) {
-                const uint8_t *ch = c.out + i * TW_W;
-                double v;
-                int is_race = 0;
-                tw_result r = {0, -1, TW_K_UNFINISHED, 0};
-                if (tw_over_cheap(P, &c.geo, ch)) r = tw_game_result(P, &c.geo, ch, 1);
-                if (r.over) v = tw_outcome_points(r);
-                else if (race && tw_no_contact_opposite(ch)) {  /* the race model's value: no network */
-                    tw_race_row(ch, race, ro);
-                    if (P->scoring != TW_SCORE_CUBE) { ro[3] = ro[5] = 0.0; }
-                    for (k = 0; k < TW_NET_NO; k++) oc[k] = (float)ro[k + 1];
-                    v = -tw_net_equity(P, oc);
-                    is_race = 1;
-                } else {
-                    int cm = tw_net_inputs(P, ch, cidx, cval);
-                    tw_net_forward(n, cidx, cval, cm, hc, oc);
-                    v = -tw_net_equity(P, oc);
-                }
-                if (v > best_v) {
-                    best_v = v; best = i; best_res = r; best_race = is_race;
-                    if (!r.over) memcpy(best_o, oc, sizeof(best_o));
-                }
-            }
-            memcpy(row, c.out + best * TW_W, TW_W);
-            if (!best_res.over && P->can_freeze) best_res = tw_game_result(P, &c.geo, row, 0);
-            if (best_res.over) tw_outcome(P, best_res, t);
-            else {  /* the child's outputs are the opponent's: swap the sides */
-                t[0] = 1.0f - best_o[0];
-                t[1] = best_o[3]; t[2] = best_o[4]; t[3] = best_o[1]; t[4] = best_o[2];
-            }
             tw_net_backprop(n, idx, val, m, h, o, t, alpha);
+            if (kind == TW_GREEDY_FROZEN) break;
+            memcpy(row, child, TW_W);
             mover ^= 1;
-            if (best_res.over) { res = best_res; break; }
-            if (best_race) { res.over = 0; break; }  /* the race model takes over: a cut game */
+            if (kind == TW_GREEDY_OVER) break;
+            if (kind == TW_GREEDY_RACE) { res.over = 0; break; }  /* the race model takes over */
             d1 = 1 + (int)tw_below(&rng, 6); d2 = 1 + (int)tw_below(&rng, 6);
         }
         if (length) length[g] = (int32_t)turns;
@@ -120,4 +136,85 @@ int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, flo
     tw_ctx_free(&c);
     tw_out_free(&c);
     return 1;
+}
+
+long tw_net_positions(const tw_params *P, const tw_net *n, long n_games, uint64_t seed,
+                      float explore, long max_turns, const tw_race_tables *race, uint8_t *rows,
+                      long cap) {
+    tw_ctx c;
+    tw_rng rng;
+    uint8_t row[64], init[64], child[64];
+    float t[TW_NET_NO];
+    long g, count = 0;
+    if (!tw_ctx_init(&c, P)) return -1;
+    tw_rng_seed(&rng, seed);
+    tw_start_row(P, init);
+    memset(child, 0, sizeof(child));
+    for (g = 0; g < n_games && count < cap; g++) {
+        int d1, d2, kind;
+        long turns = 0;
+        tw_result res;
+        memcpy(row, init, 64);
+        tw_opening_dice(P, &rng, &d1, &d2);
+        while (turns < max_turns && count < cap) {
+            if (turns > 0) memcpy(rows + (size_t)count++ * TW_W, row, TW_W);  /* before the roll */
+            kind = tw_net_greedy(P, &c, n, race, row, d1, d2, explore, &rng, child, t, &res);
+            if (kind == TW_GREEDY_OOM) { tw_ctx_free(&c); tw_out_free(&c); return -1; }
+            turns++;
+            if (kind != TW_GREEDY_PLAY) break;
+            memcpy(row, child, TW_W);
+            d1 = 1 + (int)tw_below(&rng, 6); d2 = 1 + (int)tw_below(&rng, 6);
+        }
+    }
+    tw_ctx_free(&c);
+    tw_out_free(&c);
+    return count;
+}
+
+int tw_net_ply1_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
+                        const uint8_t *rows, long count, float *targets) {
+    tw_ctx c;
+    tw_rng rng;  /* unread: the search explores nothing */
+    uint8_t child[64];
+    float t[TW_NET_NO];
+    tw_result res;
+    long i;
+    int d1, d2, k;
+    if (!tw_ctx_init(&c, P)) return 0;
+    tw_rng_seed(&rng, 0);
+    for (i = 0; i < count; i++) {
+        double acc[TW_NET_NO] = {0};
+        const uint8_t *row = rows + (size_t)i * TW_W;
+        for (d1 = 1; d1 <= 6; d1++) {
+            for (d2 = d1; d2 <= 6; d2++) {
+                double w = d1 == d2 ? 1.0 / 36.0 : 2.0 / 36.0;
+                if (tw_net_greedy(P, &c, n, race, row, d1, d2, 0.0f, &rng, child, t, &res)
+                        == TW_GREEDY_OOM) {
+                    tw_ctx_free(&c); tw_out_free(&c); return 0;
+                }
+                for (k = 0; k < TW_NET_NO; k++) acc[k] += w * t[k];
+            }
+        }
+        for (k = 0; k < TW_NET_NO; k++) targets[i * TW_NET_NO + k] = (float)acc[k];
+    }
+    tw_ctx_free(&c);
+    tw_out_free(&c);
+    return 1;
+}
+
+double tw_net_fit(const tw_params *P, tw_net *n, const uint8_t *rows, const float *targets,
+                  const int64_t *order, long count, float alpha) {
+    int idx[TW_NET_NI], m, k;
+    float val[TW_NET_NI], h[TW_NET_MAXH], o[TW_NET_NO];
+    double sse = 0.0;
+    long i;
+    for (i = 0; i < count; i++) {
+        long j = (long)order[i];
+        const float *t = targets + (size_t)j * TW_NET_NO;
+        m = tw_net_inputs(P, rows + (size_t)j * TW_W, idx, val);
+        tw_net_forward(n, idx, val, m, h, o);
+        for (k = 0; k < TW_NET_NO; k++) sse += ((double)t[k] - o[k]) * ((double)t[k] - o[k]);
+        tw_net_backprop(n, idx, val, m, h, o, t, alpha);
+    }
+    return count ? sse / (double)(count * TW_NET_NO) : 0.0;
 }

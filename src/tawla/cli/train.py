@@ -1,4 +1,5 @@
-"""``tawla train``: train a neural evaluator by TD(0) self-play, with a progress bar."""
+"""``tawla train``: train a neural evaluator by TD(0) self-play, or fit one in supervised rounds
+on 1-ply search targets (``--from``), with a progress bar."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import sys
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from ..evaluation.net import NetEvaluator
+from ..training.supervised import SuperviseConfig, supervise
 from ..training.td import TrainConfig, plot_curve, train
 from .arguments import RULESET_HELP, positive
 
@@ -18,14 +21,18 @@ DESCRIPTION = (
     "chunks, a checkpoint (--output, a .npz weights file) after each chunk, resumed when the file "
     "exists with the same options. Every --eval-every games the network plays --eval-pairs pairs "
     "of duplicate-dice games against the heuristic evaluator at 0 ply; --curve writes that "
-    "learning curve as a PNG (needs matplotlib). The same options give the same weights."
+    "learning curve as a PNG (needs matplotlib). The same options give the same weights. "
+    "With --from NET.npz, supervised rounds instead: --rounds times, --positions positions of the "
+    "network's self-play, each valued by a 1-ply search on the network, and the network fitted to "
+    "them (--epochs passes, step size --fit-alpha); a checkpoint after each round."
 )
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Register ``train`` on the ``tawla`` parser's subparsers."""
     p = subparsers.add_parser("train", help=HELP, description=DESCRIPTION)
-    p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)
+    p.add_argument("--ruleset", default=None,
+                   help=RULESET_HELP.replace("%(default)s", "backgammon, or the ruleset of --from's network"))
     p.add_argument("--games", type=positive, default=100_000, help="self-play games (default: 100000)")
     p.add_argument("--hidden", type=positive, default=80, help="hidden units, 1..512 (default: 80)")
     p.add_argument("--seed", type=int, default=1, help="seeds the weights and the dice (default: 1)")
@@ -42,6 +49,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--no-resume", action="store_true", help="start again even if --output exists")
     p.add_argument("--curve", default=None, help="write the learning curve to this PNG")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s = p.add_argument_group("supervised rounds (with --from)")
+    s.add_argument("--from", dest="start", default=None, metavar="NET",
+                   help="the network (.npz) to start supervised rounds from")
+    s.add_argument("--rounds", type=positive, default=3, help="rounds (default: 3)")
+    s.add_argument("--positions", type=positive, default=200_000, help="positions a round (default: 200000)")
+    s.add_argument("--epochs", type=positive, default=8, help="passes over a round's positions (default: 8)")
+    s.add_argument("--fit-alpha", type=float, default=0.03, help="step size of a round's first pass (default: 0.03)")
+    s.add_argument("--fit-decay", type=float, default=0.8, help="step size factor per pass (default: 0.8)")
+    s.add_argument("--explore", type=float, default=0.0,
+                   help="probability of a random move in the self-play that makes the positions (default: 0)")
+    s.add_argument("--holdout", type=int, default=None,
+                   help="positions a round kept out of the fit to measure it (default: a tenth, at most 5000)")
+    s.add_argument("--threads", type=positive, default=1, help="threads for the 1-ply targets (default: 1)")
     p.set_defaults(run=run)
     return p
 
@@ -58,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
     tawla.errors.InvalidArgument
         Options out of range.
     """
+    if args.start is not None:
+        return _run_supervised(args)
+    args.ruleset = args.ruleset or "backgammon"
     cfg = TrainConfig(ruleset=args.ruleset, games=args.games, hidden=args.hidden, seed=args.seed,
                       alpha=args.alpha, alpha_end=args.alpha_end, chunk=args.chunk,
                       eval_every=args.eval_every, eval_pairs=args.eval_pairs, max_turns=args.max_turns,
@@ -82,4 +105,37 @@ def run(args: argparse.Namespace) -> int:
               f"{curve[-1][1]:+.3f} ± {curve[-1][2]:.3f} points a game", file=sys.stderr)
     if args.curve:
         plot_curve(net, args.curve)
+    return 0
+
+
+def _run_supervised(args: argparse.Namespace) -> int:
+    """Supervised rounds from ``--from``, checkpointing to ``--output``; exit status 0."""
+    start = NetEvaluator.load(args.start)
+    args.ruleset = args.ruleset or start.ruleset.name
+    cfg = SuperviseConfig(ruleset=args.ruleset, rounds=args.rounds, positions=args.positions,
+                          explore=args.explore, epochs=args.epochs, alpha=args.fit_alpha,
+                          alpha_decay=args.fit_decay,
+                          holdout=min(5000, args.positions // 10) if args.holdout is None else args.holdout, seed=args.seed, max_turns=args.max_turns,
+                          race_cutoff=True, eval_pairs=args.eval_pairs)
+    cmd = "tawla train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else None
+    if cmd:
+        cfg.extra["command"] = cmd
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[last]}"), TimeRemainingColumn())
+    with Progress(*columns, disable=args.no_progress, transient=False) as bar:
+        task = bar.add_task(f"supervise {args.ruleset}", total=args.rounds, last="")
+
+        def progress(done: int, total: int, rec: dict) -> None:
+            vs = rec.get("vs_heuristic")
+            text = f"held-out error {rec['mse_before']} -> {rec['mse_after']}"
+            if vs:
+                text += f"; vs heuristic {vs[0]:+.3f} ± {vs[1]:.3f}"
+            bar.update(task, completed=done, last=text)
+
+        net = supervise(cfg, start, args.output, resume=not args.no_resume, threads=args.threads,
+                        progress=progress)
+    last = net.meta["supervised"]["rounds"][-1] if net.meta["supervised"]["rounds"] else None
+    if last:
+        print(f"{args.output}: {len(net.meta['supervised']['rounds'])} rounds; held-out error "
+              f"{last['mse_before']} -> {last['mse_after']}", file=sys.stderr)
     return 0

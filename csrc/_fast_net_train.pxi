@@ -1,0 +1,215 @@
+# Included by _fast.pyx: training of the neural evaluators of csrc/tw_net.h (tw_net_train.c) —
+# TD(0) self-play, the positions of self-play games, 1-ply search targets and their fitting —
+# for tawla.training.
+
+
+cdef const tw_race_tables *_race_view(Params params, race_one, race_two,
+                                      tw_race_tables *t) except? NULL:
+    """Point t at the race model's tables (None: no race model, NULL)."""
+    cdef const double[:, :, ::1] one
+    cdef const double[::1] two
+    if race_one is None:
+        return NULL
+    if params.p.same:
+        raise InvalidArgument("the race model serves opposite-direction games only")
+    one, two = race_one, race_two
+    t.one = &one[0, 0, 0]
+    t.s0 = one.strides[0] // sizeof(double)
+    t.s1 = one.strides[1] // sizeof(double)
+    t.n2 = one.shape[2]
+    t.two = &two[0]
+    return t
+
+
+def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, float[::1] b2,
+              long n_games, unsigned long long seed, float alpha, long max_turns=10000,
+              race_one=None, race_two=None):
+    """TD(0) self-play (csrc/tw_net_train.c): ``n_games`` games, the weights updated in place.
+
+    Parameters
+    ----------
+    params : Params
+    w1, b1, w2, b2 : float32 arrays (writable, C order)
+        The network, shapes as :func:`net_outputs` takes them.
+    n_games : int
+    seed : int
+        Seed of the dice (xoshiro256**); equal seeds and weights give equal runs.
+    alpha : float
+        Step size of the gradient steps.
+    max_turns : int
+        Cap per game; a game cut there is unfinished (winner -1, points 0).
+    race_one, race_two : float64 arrays, optional
+        The race model's tables (``tawla.evaluation.bearoff.eval_tables()`` [0] and [3], as
+        ``native.fast_eval.race_bg`` takes them; opposite geometry only): a child with no
+        contact is then valued by the race model and its game stops there (winner -1).
+
+    Returns
+    -------
+    length : int32[n_games]
+        Turns played per game.
+    winner : int8[n_games]
+        0 the player who moved first, 1 the other, -1 a draw or an unfinished game.
+    points : int16[n_games]
+        The points the winner scored (cube 1).
+
+    Raises
+    ------
+    InvalidArgument
+        Weights of other shapes, ``n_games`` < 0 or ``alpha`` not in (0, 10].
+    """
+    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef int ok
+    if n_games < 0:
+        raise InvalidArgument(f"n_games must be >= 0, not {n_games}")
+    if not 0.0 < alpha <= 10.0:
+        raise InvalidArgument(f"alpha must be in (0, 10], not {alpha}")
+    length = np.zeros(n_games, dtype=np.int32)
+    winner = np.zeros(n_games, dtype=np.int8)
+    points = np.zeros(n_games, dtype=np.int16)
+    cdef int32_t[::1] L = length
+    cdef int8_t[::1] W = winner
+    cdef int16_t[::1] S = points
+    if n_games == 0:
+        return length, winner, points
+    cdef tw_race_tables t
+    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
+    with nogil:
+        ok = tw_net_train(&params.p, &net, n_games, seed, alpha, max_turns, tp, &L[0], &W[0], &S[0])
+    if not ok:
+        raise MemoryError()
+    return length, winner, points
+
+
+def net_positions(Params params, const float[:, ::1] w1, const float[::1] b1,
+                  const float[:, ::1] w2, const float[::1] b2, long n_games,
+                  unsigned long long seed, long cap, float explore=0.0, long max_turns=10000,
+                  race_one=None, race_two=None):
+    """The positions before a roll of greedy self-play games (csrc/tw_net_train.c).
+
+    Parameters
+    ----------
+    params : Params
+    w1, b1, w2, b2 : float32 arrays
+        The network, shapes as :func:`net_outputs` takes them.
+    n_games : int
+        Games to play at most (fewer when ``cap`` rows are met first).
+    seed : int
+        Seed of the dice and of the exploration.
+    cap : int
+        Rows to return at most.
+    explore : float
+        Probability, every move, of a uniformly random legal child instead of the greedy one.
+    max_turns : int
+        Cap of turns per game.
+    race_one, race_two : float64 arrays, optional
+        The race model's tables (as :func:`net_train`): the games stop at the first child
+        without contact, so every row has contact.
+
+    Returns
+    -------
+    uint8[M, 64]
+        Packed rows (mover's seat), M <= cap, the opening position left out.
+
+    Raises
+    ------
+    InvalidArgument
+        Weights of other shapes, ``n_games`` or ``cap`` < 0, ``explore`` not in [0, 1].
+    """
+    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_race_tables t
+    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
+    cdef long got
+    if n_games < 0 or cap < 0:
+        raise InvalidArgument(f"n_games and cap must be >= 0, not {n_games}, {cap}")
+    if not 0.0 <= explore <= 1.0:
+        raise InvalidArgument(f"explore must be in [0, 1], not {explore}")
+    out = np.zeros((max(cap, 1), TW_W), dtype=np.uint8)
+    cdef uint8_t[:, ::1] o = out
+    with nogil:
+        got = tw_net_positions(&params.p, &net, n_games, seed, explore, max_turns, tp, &o[0, 0], cap)
+    if got < 0:
+        raise MemoryError()
+    return out[:got].copy()
+
+
+def net_ply1_targets(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1,
+                     const float[::1] b1, const float[:, ::1] w2, const float[::1] b2,
+                     race_one=None, race_two=None, bint checked=True):
+    """1-ply search targets of pre-roll rows: for each of the 21 rolls the outputs after the
+    network's greedy move (game ends exact, children without contact by the race model when
+    its tables are given), for the row's mover, averaged with the rolls' probabilities.
+
+    Returns
+    -------
+    float32[N, NET_OUTPUTS]
+        The targets, in the layout of :func:`net_outputs`.
+
+    Raises
+    ------
+    InvalidArgument
+        Weights of other shapes, race tables for a same-direction ruleset.
+    InvalidPosition
+        A row that is not a position of the ruleset, or one whose game is over (when
+        ``checked``).
+    """
+    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_race_tables t
+    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
+    cdef Py_ssize_t n = positions.shape[0]
+    cdef int ok
+    if checked:
+        _validate_batch(params, positions)
+        over = game_results(positions, params)[0]
+        if np.any(over):
+            raise InvalidPosition(f"row {int(np.argmax(over))} is a finished game")
+    out = np.zeros((n, TW_NET_NO), dtype=np.float32)
+    if n == 0:
+        return out
+    cdef float[:, ::1] o = out
+    with nogil:
+        ok = tw_net_ply1_targets(&params.p, &net, tp, &positions[0, 0], n, &o[0, 0])
+    if not ok:
+        raise MemoryError()
+    return out
+
+
+def net_fit(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, float[::1] b2,
+            const uint8_t[:, ::1] positions, const float[:, ::1] targets, const int64_t[::1] order,
+            float alpha):
+    """One epoch of stochastic gradient descent on the squared error: ``positions[order[i]]``
+    toward ``targets[order[i]]`` in turn, the weights updated in place.
+
+    Parameters
+    ----------
+    positions : uint8[N, 64]
+        Packed rows, read unchecked (they come from :func:`net_positions`).
+    targets : float32[N, NET_OUTPUTS]
+    order : int64[M]
+        Indices into ``positions``, each in [0, N).
+    alpha : float
+        Step size, in (0, 10].
+
+    Returns
+    -------
+    float
+        The mean squared error of the outputs before each step.
+
+    Raises
+    ------
+    InvalidArgument
+        Shapes that do not match, an index out of range, ``alpha`` out of range.
+    """
+    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef Py_ssize_t n = positions.shape[0], m = order.shape[0]
+    cdef double mse
+    if positions.shape[1] != TW_W or targets.shape[0] != n or targets.shape[1] != TW_NET_NO:
+        raise InvalidArgument(f"positions must be uint8[N, {TW_W}] and targets float32[N, {TW_NET_NO}]")
+    if m and (np.min(order) < 0 or np.max(order) >= n):
+        raise InvalidArgument("order holds an index out of range")
+    if not 0.0 < alpha <= 10.0:
+        raise InvalidArgument(f"alpha must be in (0, 10], not {alpha}")
+    if m == 0:
+        return 0.0
+    with nogil:
+        mse = tw_net_fit(&params.p, &net, &positions[0, 0], &targets[0, 0], &order[0], m, alpha)
+    return mse

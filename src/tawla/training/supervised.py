@@ -1,0 +1,244 @@
+"""Supervised rounds on 1-ply search targets: the positions of the network's own self-play,
+each valued by a 1-ply search on the network (the 21 rolls, the greedy move for each), and the
+network fitted to those values by stochastic gradient descent; then again with the new network.
+
+A round's network at 0 ply approximates the previous network at 1 ply, so each round moves the
+0-ply player toward the 1-ply one. Everything is seeded: the same configuration and starting
+network give the same weights (the targets are computed in parallel threads, each on its own
+slice of the positions, and do not depend on how they are split).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .. import native
+from ..errors import ConfigError, InvalidArgument
+from ..evaluation.bearoff import eval_tables
+from ..evaluation.net import NetEvaluator
+from ..rules import HIT, OPPOSITE, get_ruleset
+from .duel import duel, evaluator_player
+from .td import _save_atomic, chunk_seed
+
+__all__ = ["SuperviseConfig", "supervise", "ply1_targets"]
+
+#: Positions per compiled call of the target search (and per thread task).
+TARGET_CHUNK = 4096
+
+
+@dataclass
+class SuperviseConfig:
+    """What a run of supervised rounds is: everything that decides its result.
+
+    Attributes
+    ----------
+    ruleset : str
+    rounds : int
+        Rounds in all (each: new positions, their targets, the fit).
+    positions : int
+        Positions per round (pre-roll positions of greedy self-play games, the opening left out).
+    explore : float
+        Probability, every self-play move, of a random legal move instead (more varied positions).
+    epochs : int
+        Passes of gradient descent over a round's positions.
+    alpha : float
+        Step size of the first epoch of a round.
+    alpha_decay : float
+        Factor of the step size from one epoch to the next, in (0, 1].
+    holdout : int
+        Positions of each round kept out of the fit, to measure the fit's error on.
+    seed : int
+        Seed of the self-play dice and of the order of the positions in each epoch.
+    max_turns : int
+        Turns after which a self-play game is cut.
+    race_cutoff : bool
+        Backgammon, adi: a child without contact is valued by the race model (as
+        :func:`tawla.evaluation.evaluate_rows` routes races), and the self-play games stop
+        there, so the positions all have contact. Ignored for the other rulesets.
+    eval_pairs : int
+        Duplicate-dice game pairs against the heuristic 0-ply after each round (0: none).
+    """
+
+    ruleset: str
+    rounds: int = 3
+    positions: int = 200_000
+    explore: float = 0.0
+    epochs: int = 8
+    alpha: float = 0.03
+    alpha_decay: float = 0.8
+    holdout: int = 5000
+    seed: int = 1
+    max_turns: int = 10_000
+    race_cutoff: bool = True
+    eval_pairs: int = 500
+    extra: dict = field(default_factory=dict)
+
+    def check(self) -> None:
+        """Raises :class:`tawla.errors.InvalidArgument` for values out of range."""
+        get_ruleset(self.ruleset)
+        if self.rounds < 0 or self.positions < 1 or self.epochs < 1 or self.max_turns < 1 or self.eval_pairs < 0:
+            raise InvalidArgument("rounds >= 0, positions >= 1, epochs >= 1, max_turns >= 1 and "
+                                  "eval_pairs >= 0 are required")
+        if not 0 <= self.holdout < self.positions:
+            raise InvalidArgument(f"holdout must be in [0, positions), not {self.holdout}")
+        if not 0.0 <= self.explore <= 1.0:
+            raise InvalidArgument(f"explore must be in [0, 1], not {self.explore}")
+        if not (0.0 < self.alpha <= 10.0 and 0.0 < self.alpha_decay <= 1.0):
+            raise InvalidArgument(f"need 0 < alpha <= 10 and 0 < alpha_decay <= 1, not "
+                                  f"{self.alpha}, {self.alpha_decay}")
+
+
+def _race(ruleset, race_cutoff: bool) -> tuple:
+    r = get_ruleset(ruleset)
+    if race_cutoff and r.contact == HIT and r.geometry == OPPOSITE:
+        one, _, _, two = eval_tables()
+        return one, two
+    return None, None
+
+
+def ply1_targets(net: NetEvaluator, rows: np.ndarray, *, race_cutoff: bool = True,
+                 threads: int = 1) -> np.ndarray:
+    """The 1-ply search targets of pre-roll rows: float32[N, 5], the network's output layout.
+
+    For each of the 21 rolls the outputs after the network's greedy move (game ends exact; with
+    ``race_cutoff`` in backgammon and adi, children without contact by the race model), for the
+    row's mover, averaged with the rolls' probabilities (1/36 a double, 2/36 the others).
+
+    Parameters
+    ----------
+    net : NetEvaluator
+    rows : uint8[N, 56]
+        Packed positions before the roll (mover's seat), none of them a finished game.
+    threads : int
+        Threads to compute them in (the compiled search runs without the GIL).
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        No compiled engine.
+    tawla.errors.InvalidPosition
+        A row that is not a position of the ruleset, or a finished game.
+    """
+    if native.fast_net is None:
+        raise ConfigError("the 1-ply targets need the compiled engine (tawla.native.fast_net)")
+    params = native.params(net.ruleset)
+    one, two = _race(net.ruleset, race_cutoff)
+    rows = np.ascontiguousarray(rows, dtype=np.uint8)
+
+    def one_chunk(chunk: np.ndarray) -> np.ndarray:
+        return native.fast_net.net_ply1_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, one, two)
+
+    chunks = [rows[i:i + TARGET_CHUNK] for i in range(0, len(rows), TARGET_CHUNK)] or [rows]
+    if threads <= 1:
+        return np.concatenate([one_chunk(c) for c in chunks])
+    with ThreadPoolExecutor(threads) as ex:
+        return np.concatenate(list(ex.map(one_chunk, chunks)))
+
+
+def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.PathLike | None = None, *,
+              resume: bool = True, threads: int = 1,
+              progress: Callable[[int, int, dict], None] | None = None) -> NetEvaluator:
+    """Run (or resume) supervised rounds from the network ``start``.
+
+    Parameters
+    ----------
+    cfg : SuperviseConfig
+    start : NetEvaluator
+        The network of the first round (not changed: the rounds work on a copy).
+    checkpoint : path, optional
+        Written after every round (atomically); with ``resume`` and an existing file made by
+        the same configuration from the same start, the run continues from it.
+    threads : int
+        Threads for the 1-ply targets (the result does not depend on it).
+    progress : callable, optional
+        ``progress(done, total, info)`` after every round; ``info`` is the round's record.
+
+    Returns
+    -------
+    NetEvaluator
+        ``meta["supervised"]`` holds the configuration, the starting network's SHA-256
+        (``start``) and a record per round done (``rounds``: positions, ``mse_before`` and
+        ``mse_after`` on the held-out positions, ``seconds`` (CPU of the calling thread plus
+        the wall time of the target search), the duel against the heuristic 0-ply).
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        No compiled engine, a network of another ruleset, or a checkpoint of another run.
+    tawla.errors.InvalidArgument
+        A configuration out of range.
+    """
+    cfg.check()
+    if native.fast_net is None:
+        raise ConfigError("training needs the compiled engine (tawla.native.fast_net)")
+    r = get_ruleset(cfg.ruleset)
+    if start.ruleset != r:
+        raise ConfigError(f"the starting network is for {start.ruleset.name}, not {r.name}")
+    conf = {k: v for k, v in vars(cfg).items() if k != "extra"}
+    same = [k for k in conf if k != "rounds"]  # a run may be resumed with more rounds
+    start_sha = hashlib.sha256(start.to_bytes()).hexdigest()
+    net = None
+    if checkpoint is not None and resume and Path(checkpoint).exists():
+        net = NetEvaluator.load(checkpoint)
+        sup = net.meta.get("supervised") or {}
+        old = sup.get("config") or {}
+        if any(old.get(k) != conf[k] for k in same) or sup.get("start") != start_sha:
+            raise ConfigError(f"checkpoint {checkpoint} was made by another run: {sup.get('config')}")
+    if net is None:
+        net = NetEvaluator.from_bytes(start.to_bytes())
+        net.meta = {**start.meta, **cfg.extra,
+                    "supervised": {"config": conf, "start": start_sha, "rounds": []}}
+    params = native.params(r)
+    one, two = _race(r, cfg.race_cutoff)
+    opponent = evaluator_player(r)
+    net.meta["supervised"]["config"] = conf
+    records = net.meta["supervised"]["rounds"]
+    while len(records) < cfg.rounds:
+        k = len(records)
+        t0, w0 = time.process_time(), time.perf_counter()
+        rows = native.fast_net.net_positions(params, net.w1, net.b1, net.w2, net.b2, 100 * cfg.positions,
+                                             chunk_seed(cfg.seed, 2 * k), cfg.positions, cfg.explore,
+                                             cfg.max_turns, one, two)
+        t1 = time.perf_counter()
+        targets = ply1_targets(net, rows, race_cutoff=cfg.race_cutoff, threads=threads)
+        search_wall = time.perf_counter() - t1
+        fit, held = rows[cfg.holdout:], rows[:cfg.holdout]
+        before = _mse(net, params, held, targets[:cfg.holdout])
+        order_rng = np.random.default_rng(chunk_seed(cfg.seed, 2 * k + 1))
+        alpha, train_mse = cfg.alpha, []
+        for _ in range(cfg.epochs):
+            order = order_rng.permutation(len(fit)).astype(np.int64)
+            train_mse.append(native.fast_net.net_fit(params, net.w1, net.b1, net.w2, net.b2, fit,
+                                                     targets[cfg.holdout:], order, alpha))
+            alpha *= cfg.alpha_decay
+        rec = {"round": k + 1, "positions": int(len(rows)),
+               "mse_before": before, "mse_after": _mse(net, params, held, targets[:cfg.holdout]),
+               "train_mse": [round(float(m), 8) for m in train_mse],
+               "seconds": round(time.process_time() - t0 + search_wall, 1),
+               "wall": round(time.perf_counter() - w0, 1)}
+        if cfg.eval_pairs:
+            res = duel(r, evaluator_player(r, net), opponent, cfg.eval_pairs, seed=cfg.seed,
+                       max_plies=min(cfg.max_turns, 3000))
+            rec["vs_heuristic"] = [round(res.mean, 4), round(res.ci95, 4)]
+        records.append(rec)
+        if checkpoint is not None:
+            _save_atomic(net, checkpoint)
+        if progress is not None:
+            progress(len(records), cfg.rounds, rec)
+    return net
+
+
+def _mse(net: NetEvaluator, params, rows: np.ndarray, targets: np.ndarray) -> float | None:
+    if len(rows) == 0:
+        return None
+    out = native.fast_net.net_outputs(rows, params, net.w1, net.b1, net.w2, net.b2, False)
+    return round(float(((out - targets) ** 2).mean()), 8)
+

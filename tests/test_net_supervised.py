@@ -1,0 +1,148 @@
+"""Supervised rounds of the neural evaluators: the positions of self-play, the 1-ply search
+targets against a numpy search over tawla.expand, the fit, a resumed run, the command."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tawla
+from tawla import native
+from tawla.cli import main
+from tawla.errors import ConfigError, InvalidArgument, InvalidPosition
+from tawla.evaluation import is_race
+from tawla.evaluation.bearoff import eval_tables
+from tawla.evaluation.board import sides, terminal
+from tawla.evaluation.net import NetEvaluator, shipped_net
+from tawla.evaluation.routing import evaluate_np
+from tawla.training.supervised import SuperviseConfig, ply1_targets, supervise
+
+pytestmark = pytest.mark.skipif(native.fast_net is None, reason="the compiled engine is not built")
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+
+
+def positions(net: NetEvaluator, n: int, seed: int = 4, explore: float = 0.1, race: bool = True) -> np.ndarray:
+    one, _, _, two = eval_tables()
+    tables = (one, two) if race else (None, None)
+    return native.fast_net.net_positions(native.params(net.ruleset), net.w1, net.b1, net.w2, net.b2,
+                                         10 * n, seed, n, explore, 2000, *tables)
+
+
+def numpy_targets(net: NetEvaluator, rows: np.ndarray, race_model: bool) -> np.ndarray:
+    """The 1-ply search written out: every roll's children by tawla.expand, valued as the
+    compiled search values them (the exact result of a finished game, the race model for a
+    child without contact when ``race_model``, else the network's raw outputs), the best for
+    the mover taken (the first of equal values), its outputs seen from the mover's seat."""
+    r = net.ruleset
+    out = np.zeros((len(rows), 5))
+    for i, row in enumerate(rows):
+        for d1, d2 in ROLLS:
+            kids, _ = tawla.expand(row[None], np.array([[d1, d2]], np.uint8), ruleset=r)
+            cols = evaluate_np(kids, r, net)  # exact ends and the race model; contact as columns
+            raw = net.outputs(kids)  # compiled (its numpy twin is checked in test_net.py)
+            me, opp, _ = sides(kids, r)
+            lost = terminal(me, opp, r)[0]
+            race = is_race(kids, r) if race_model else np.zeros(len(kids), bool)
+            o = np.where((~lost & ~race)[:, None], raw, cols[:, 1:6])
+            eq = 2 * o[:, 0] - 1 + o[:, 1] - o[:, 3]  # the ruleset's equity of raw outputs
+            if r.scoring == "cube":
+                eq = eq + o[:, 2] - o[:, 4]
+            b = int(np.argmin(eq))  # the child worst for the next mover
+            t = [1 - o[b, 0], o[b, 3], o[b, 4], o[b, 1], o[b, 2]]
+            out[i] += (1 if d1 == d2 else 2) / 36 * np.asarray(t)
+    return out
+
+
+def test_self_play_positions_are_valid_contact_positions_and_seeded():
+    net = shipped_net("backgammon")
+    rows = positions(net, 400)
+    assert rows.shape == (400, 56) and rows.dtype == np.uint8
+    assert not is_race(rows, "backgammon").any()  # games stop at the race
+    assert not native.game_results(rows, tawla.get_ruleset("backgammon"))[0].any()
+    np.testing.assert_array_equal(rows, positions(net, 400))
+    assert not np.array_equal(rows, positions(net, 400, seed=5))
+    assert len(np.unique(rows, axis=0)) > 300
+    free = positions(net, 300, race=False, explore=0.0)
+    assert len(free) == 300
+
+
+def test_ply1_targets_equal_a_numpy_search_over_expand():
+    net = shipped_net("backgammon")
+    rows = positions(net, 200, seed=9)
+    # late positions too, where children reach the race and the end of the game
+    late = [r for r in positions(net, 3000, seed=10, explore=0.0)
+            if r[1:26].sum() < 10 or r[27:52].sum() < 10]  # checkers on the board
+    rows = np.ascontiguousarray(np.concatenate([rows[:6], np.asarray(late[:6], np.uint8)]))
+    got = ply1_targets(net, rows)
+    want = numpy_targets(net, rows, race_model=True)
+    np.testing.assert_allclose(got, want, atol=3e-6)
+    # the same targets whatever the threads
+    np.testing.assert_array_equal(ply1_targets(net, rows, threads=2), got)
+    assert np.all((got >= 0) & (got <= 1))
+
+
+def test_ply1_targets_of_mahbusa_use_the_network_everywhere_but_the_end():
+    net = NetEvaluator.initial("mahbusa", hidden=16, seed=3)
+    rows = tawla.batch.random_positions("mahbusa", 5, seed=2)
+    got = ply1_targets(net, rows, race_cutoff=False)
+    np.testing.assert_allclose(got, numpy_targets(net, rows, race_model=False), atol=3e-6)
+
+
+def test_ply1_targets_refuse_a_finished_game():
+    net = shipped_net("backgammon")
+    over = positions(net, 3)
+    over[0, 26], over[0, 27:52] = 15, 0  # the opponent has borne off all 15
+    with pytest.raises(InvalidPosition):
+        ply1_targets(net, np.ascontiguousarray(over))
+
+
+def test_the_fit_moves_the_network_toward_the_targets():
+    net = shipped_net("backgammon")
+    rows = positions(net, 600, seed=12)
+    t = ply1_targets(net, rows)
+    n = NetEvaluator.from_bytes(net.to_bytes())
+    p = native.params(n.ruleset)
+    before = float(((n.outputs(rows) - t) ** 2).mean())
+    order = np.random.default_rng(0).permutation(len(rows)).astype(np.int64)
+    for _ in range(3):
+        native.fast_net.net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t, order, 0.1)
+    assert float(((n.outputs(rows) - t) ** 2).mean()) < 0.9 * before
+    with pytest.raises(InvalidArgument):
+        native.fast_net.net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t, np.array([len(rows)], np.int64), 0.1)
+    with pytest.raises(InvalidArgument):
+        native.fast_net.net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t[:-1], order[:-1], 0.1)
+
+
+def test_a_resumed_run_equals_one_that_never_stopped(tmp_path):
+    start = shipped_net("backgammon")
+    cfg = SuperviseConfig(ruleset="backgammon", rounds=2, positions=250, holdout=50, epochs=2,
+                          eval_pairs=0, max_turns=500)
+    whole = supervise(cfg, start)
+    ck = tmp_path / "sup.npz"
+    supervise(SuperviseConfig(**{**vars(cfg), "rounds": 1}), start, ck)
+    with pytest.raises(ConfigError):  # another configuration
+        supervise(SuperviseConfig(**{**vars(cfg), "epochs": 3}), start, ck)
+    resumed = supervise(cfg, start, ck, threads=2)
+    for a, b in zip((whole.w1, whole.b1, whole.w2, whole.b2), (resumed.w1, resumed.b1, resumed.w2, resumed.b2)):
+        np.testing.assert_array_equal(a, b)
+    recs = resumed.meta["supervised"]["rounds"]
+    assert [r["round"] for r in recs] == [1, 2] and all(r["positions"] == 250 for r in recs)
+    assert not np.array_equal(whole.w1, start.w1)
+    with pytest.raises(ConfigError):
+        supervise(SuperviseConfig(ruleset="adi", rounds=1, positions=10, holdout=0), start)
+    with pytest.raises(InvalidArgument):
+        SuperviseConfig(ruleset="backgammon", positions=10, holdout=10).check()
+
+
+def test_the_train_command_runs_supervised_rounds(tmp_path, capsys):
+    start = tmp_path / "start.npz"
+    NetEvaluator.initial("mahbusa", hidden=8, seed=1).save(start)
+    out = tmp_path / "out.npz"
+    assert main(["train", "--from", str(start), "--rounds", "1", "--positions", "120", "--epochs", "1",
+                 "--eval-pairs", "2", "--max-turns", "300", "-o", str(out), "--no-progress"]) == 0
+    net = NetEvaluator.load(out)
+    assert net.ruleset.name == "mahbusa"
+    rec = net.meta["supervised"]["rounds"][0]
+    assert rec["positions"] == 120 and len(rec["vs_heuristic"]) == 2
+    assert "1 rounds" in capsys.readouterr().err
