@@ -1,9 +1,10 @@
 """``tawla evaluate``: position files evaluated in chunks and streamed to CSV, JSON lines or Parquet.
 
-The rows written are those of :func:`tawla.evaluate` (and of the ``ply0`` bot with dice),
-in file order, the same on one process, two, or a Dask cluster; a line that is not a
-position is reported with its file and line and the run goes on (exit 1); a ``.npy`` is
-checked before compiled code reads it; the ``dask.array`` path gives ``tawla.evaluate``.
+The rows written are the 0-ply values of the level (the shipped network's by default, the
+evaluator of ``tawla analyze``; :func:`tawla.evaluate` with a ``ply`` level) and, with dice,
+the level's play, in file order, the same on one process, two, or a Dask cluster; a line
+that is not a position is reported with its file and line and the run goes on (exit 1); a
+``.npy`` is checked before compiled code reads it; the ``dask.array`` path gives the same.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import pytest
 import tawla
 from tawla.analysis.parallel import map_ordered
 from tawla.analysis.positions import VALUE_COLUMNS, evaluate_dask, read_chunks
+from tawla.evaluation import evaluate_rows
+from tawla.evaluation.net import shipped_net
 from tawla.batch import random_positions
 from tawla.cli import main
 
@@ -67,8 +70,11 @@ def test_csv_rows_are_tawla_evaluate_and_bad_lines_are_reported(capsys, tmp_path
     assert table[0] == ["input", *VALUE_COLUMNS]
     assert [r[0] for r in table[1:]] == good
     got = np.array([[float(v) for v in r[1:]] for r in table[1:]])
-    want = tawla.evaluate(rows, BG)[:, [1, 2, 3, 4, 5, 0]]
+    want = evaluate_rows(rows, BG, contact=shipped_net(BG)).astype(np.float32)[:, [1, 2, 3, 4, 5, 0]]
     assert np.abs(got - want).max() <= 5e-7
+    run(capsys, path, "-o", tmp_path / "ply0.csv", "--workers", "1", "--level", "ply0")
+    got = np.array([[float(v) for v in r[1:]] for r in read_csv(tmp_path / "ply0.csv")[1:]])
+    assert np.abs(got - tawla.evaluate(rows, BG)[:, [1, 2, 3, 4, 5, 0]]).max() <= 5e-7
 
 
 def test_two_workers_write_the_file_of_one(capsys, tmp_path, id_file):
@@ -84,7 +90,7 @@ def test_dice_add_the_best_play_of_the_bot(capsys, tmp_path, rows):
     src.write_text("\n".join(tawla.Position(bytes(r), BG).gnubg_id() for r in rows[:40]))
     assert run(capsys, src, "-o", tmp_path / "out.jsonl", "--dice", "31", "--workers", "1")[0] == 0
     records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
-    bot = tawla.Bot(BG, "ply0")
+    bot = tawla.Bot(BG, "net0")
     for rec, row in zip(records, rows[:40], strict=True):
         pos = tawla.Position(bytes(row), BG)
         move = bot.choose(pos, (3, 1))
@@ -179,7 +185,12 @@ def test_dask_scheduler_and_dask_array(capsys, tmp_path, id_file, rows):
     assert (tmp_path / "dask.csv").read_bytes() == (tmp_path / "one.csv").read_bytes()
     values = evaluate_dask(da.from_array(rows, chunks=(128, 28)), BG)
     assert values.chunks[1] == (6,)
-    assert np.array_equal(values.compute(scheduler="synchronous"), tawla.evaluate(rows, BG))
+    assert np.array_equal(values.compute(scheduler="synchronous"),
+                          evaluate_rows(rows, BG, contact=shipped_net(BG)).astype(np.float32))
+    plain = evaluate_dask(da.from_array(rows, chunks=(256, 56)), BG, level="ply0")
+    assert np.array_equal(plain.compute(scheduler="synchronous"), tawla.evaluate(rows, BG))
+    with pytest.raises(tawla.errors.ConfigError):
+        evaluate_dask(da.from_array(rows, chunks=(256, 56)), BG, level="best")
     bad = rows.copy()
     bad[500, 2] = 14
     with pytest.raises(tawla.errors.InvalidPosition):

@@ -185,7 +185,7 @@ def _dead(chunk: PositionChunk, error: BaseException) -> list[str]:
 
 
 def evaluate_file(path: str | os.PathLike, out: str | os.PathLike, *, ruleset: str = "backgammon",
-                  dice: tuple[int, int] | None = None, level: str = "ply0", workers: int = 1,
+                  dice: tuple[int, int] | None = None, level: str = "net0", workers: int = 1,
                   scheduler: str | None = None, chunk_size: int = CHUNK_POSITIONS,
                   on_error: Callable[[str], None] | None = None,
                   progress: Callable[[Summary], None] | None = None) -> Summary:
@@ -203,7 +203,8 @@ def evaluate_file(path: str | os.PathLike, out: str | os.PathLike, *, ruleset: s
     dice : (int, int), optional
         Add the best play for this roll, by the :class:`tawla.Bot` of ``level``.
     level : str
-        A :class:`tawla.Bot` level (default ``ply0``, the ranking of ``tawla analyze``).
+        A :class:`tawla.Bot` level: its family's 0-ply evaluator gives the values, its search
+        the play (default ``net0``, the evaluator and ranking of ``tawla analyze``).
     workers : int
         Processes; 1, or a file of one chunk: this process.
     scheduler : str, optional

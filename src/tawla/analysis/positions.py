@@ -24,13 +24,14 @@ import numpy as np
 from .. import native
 from ..bots import Bot
 from ..core.layout import PACKED_WIDTH
-from ..errors import FormatError, InvalidAction, InvalidId, TawlaError, quote
-from ..evaluation import evaluate
+from ..errors import ConfigError, FormatError, InvalidAction, InvalidId, TawlaError, quote
+from ..evaluation import evaluate_rows
+from ..evaluation.net import shipped_net
 from ..position import Position, positions_to_array
 from ..rules import Ruleset, RulesetLike, get_ruleset
 
 __all__ = ["CHUNK_POSITIONS", "MAX_LINE_BYTES", "VALUE_COLUMNS", "PositionChunk", "ChunkResult",
-           "parse_position", "read_chunks", "evaluate_chunk", "evaluate_dask", "open_rows"]
+           "parse_position", "read_chunks", "evaluate_chunk", "evaluate_dask", "level_contact", "open_rows"]
 
 CHUNK_POSITIONS = 8192
 """The most positions a chunk holds (a few hundred KiB of text, rows and results)."""
@@ -40,9 +41,9 @@ MAX_LINE_BYTES = 256
 reported as a bad one, without being held whole."""
 
 VALUE_COLUMNS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity")
-"""The evaluation columns of a result row, in the order written: the probabilities of
-:func:`tawla.evaluate` (cubeless, for the side to move; the gammon columns include the
-backgammons), then its cubeless equity in the ruleset's scoring (points)."""
+"""The evaluation columns of a result row, in the order written: the cubeless probabilities
+for the side to move (the gammon columns include the backgammons), then the cubeless equity
+in the ruleset's scoring (points), of the level's 0-ply evaluator (:func:`level_contact`)."""
 
 _ORDER = [1, 2, 3, 4, 5, 0]  # tawla.evaluate's columns (equity first) in VALUE_COLUMNS order
 
@@ -256,8 +257,34 @@ def _valid_rows(chunk: PositionChunk, r: Ruleset) -> tuple[np.ndarray, list[int]
     return rows[keep], keep, errors
 
 
+def level_contact(r: Ruleset, level: str):
+    """The contact model of a level's 0-ply evaluation: the ruleset's shipped network for the
+    ``net`` levels, None (the heuristic contact model of :func:`tawla.evaluate`) for the
+    ``ply`` levels. Game ends and races are valued exactly and by the race model either way.
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        A level of neither family, or a ``net`` level for a ruleset without a shipped network.
+    """
+    if level.startswith("net"):
+        net = shipped_net(r)
+        if net is None:
+            raise ConfigError(f"level {level!r} needs a trained network for {r.name}, and none is shipped")
+        return net
+    if level.startswith("ply"):
+        return None
+    raise ConfigError(f"unknown level {level!r}: one of {', '.join(Bot.LEVELS)}")
+
+
+def _values(rows: np.ndarray, r: Ruleset, level: str) -> np.ndarray:
+    if not len(rows):
+        return np.zeros((0, len(VALUE_COLUMNS)), np.float32)
+    return np.asarray(evaluate_rows(rows, r, contact=level_contact(r, level)), dtype=np.float32)[:, _ORDER]
+
+
 def evaluate_chunk(chunk: PositionChunk, ruleset: RulesetLike, dice: tuple[int, int] | None = None,
-                   level: str = "ply0") -> ChunkResult:
+                   level: str = "net0") -> ChunkResult:
     """Evaluate the positions of a chunk (a pure function: chunk in, results out).
 
     Parameters
@@ -268,8 +295,9 @@ def evaluate_chunk(chunk: PositionChunk, ruleset: RulesetLike, dice: tuple[int, 
     dice : (int, int), optional
         Also find the best play for this roll, by the :class:`tawla.Bot` of ``level``.
     level : str
-        A :class:`tawla.Bot` level (default ``"ply0"``: the play whose resulting position
-        :func:`tawla.evaluate` rates best, the ranking of ``tawla analyze``).
+        A :class:`tawla.Bot` level: its family's 0-ply evaluator gives the values
+        (:func:`level_contact`), its search the best play (default ``"net0"``: the shipped
+        network, the evaluator and ranking of ``tawla analyze``).
 
     Returns
     -------
@@ -300,9 +328,7 @@ def evaluate_chunk(chunk: PositionChunk, ruleset: RulesetLike, dice: tuple[int, 
         rows, _, errors = _valid_rows(chunk, r)
         positions = [Position(bytes(row), r) for row in rows]
         inputs = [p.id() for p in positions]
-    values = np.asarray(evaluate(rows, r), dtype=np.float32)[:, _ORDER] if len(rows) else \
-        np.zeros((0, len(VALUE_COLUMNS)), np.float32)
-    result = ChunkResult(inputs, np.ascontiguousarray(values), errors=errors)
+    result = ChunkResult(inputs, np.ascontiguousarray(_values(rows, r, level)), errors=errors)
     if dice is not None:
         bot = _bot(r, level)
         result.best_moves, result.best_ids = [], []
@@ -319,12 +345,14 @@ def evaluate_chunk(chunk: PositionChunk, ruleset: RulesetLike, dice: tuple[int, 
     return result
 
 
-def _evaluate_block(block: np.ndarray, ruleset: Ruleset) -> np.ndarray:
-    return np.asarray(evaluate(np.ascontiguousarray(block, dtype=np.uint8), ruleset), dtype=np.float32)
+def _evaluate_block(block: np.ndarray, ruleset: Ruleset, level: str) -> np.ndarray:
+    rows = np.ascontiguousarray(block, dtype=np.uint8)
+    return np.asarray(evaluate_rows(rows, ruleset, contact=level_contact(ruleset, level)), dtype=np.float32)
 
 
-def evaluate_dask(rows, ruleset: RulesetLike = "backgammon"):
-    """:func:`tawla.evaluate` over a ``dask.array`` of packed rows, one task a block.
+def evaluate_dask(rows, ruleset: RulesetLike = "backgammon", level: str = "net0"):
+    """The 0-ply evaluation of a level (:func:`level_contact`; default ``net0``, the shipped
+    network) over a ``dask.array`` of packed rows, one task a block.
 
     The blocks are evaluated by ``map_blocks`` wherever the array is computed (the
     synchronous scheduler, threads, or a ``distributed`` cluster); each block's rows are
@@ -336,6 +364,9 @@ def evaluate_dask(rows, ruleset: RulesetLike = "backgammon"):
         Packed rows, each seen from its side to move; blocks along the rows only (a block
         split across the 56 columns is rechunked whole).
     ruleset : str or Ruleset
+    level : str
+        ``net0`` (or any ``net`` level): the trained network in contact; ``ply0`` (any ``ply``
+        level): the heuristic contact model of :func:`tawla.evaluate`.
 
     Returns
     -------
@@ -352,7 +383,7 @@ def evaluate_dask(rows, ruleset: RulesetLike = "backgammon"):
     tawla.errors.InvalidPosition
         When computed: a row that is not a position of the ruleset.
     tawla.errors.ConfigError
-        Dask is not installed.
+        Dask is not installed, or an unknown level.
 
     Examples
     --------
@@ -366,13 +397,13 @@ def evaluate_dask(rows, ruleset: RulesetLike = "backgammon"):
     try:
         import dask.array as da  # noqa: F401  (the array's own module does the work)
     except ImportError as e:
-        from ..errors import ConfigError
         raise ConfigError(f'evaluate_dask needs Dask: pip install "tawla-engine[dask]" ({e})') from None
     r = get_ruleset(ruleset)
+    level_contact(r, level)  # an unknown level fails here, not in a task
     if getattr(rows, "ndim", None) != 2 or rows.shape[1] != PACKED_WIDTH:
         raise InvalidId(f"rows must have shape (N, {PACKED_WIDTH}), not {getattr(rows, 'shape', None)}")
     if rows.dtype != np.uint8:
         raise InvalidId(f"rows must be uint8, not {rows.dtype}")
     if len(rows.chunks[1]) != 1:
         rows = rows.rechunk({1: -1})
-    return rows.map_blocks(_evaluate_block, r, dtype=np.float32, chunks=(rows.chunks[0], (6,)))
+    return rows.map_blocks(_evaluate_block, r, level, dtype=np.float32, chunks=(rows.chunks[0], (6,)))

@@ -21,15 +21,17 @@ DESCRIPTION = (
     "format its extension names (.csv with one header row, .jsonl, or .parquet with pyarrow "
     "installed): the input (a .npy row: its tawla ID), then win, win_gammon, win_backgammon, "
     "lose_gammon, lose_backgammon (cubeless probabilities of the side to move, the gammon "
-    "columns including backgammons) and equity (cubeless, in points of the ruleset's scoring). "
-    "With --dice, also the best play for that roll and the ID of the position it leaves the "
-    "opponent. The file is read and written in chunks, on --workers processes (default: one per "
+    "columns including backgammons) and equity (cubeless, in points of the ruleset's scoring), "
+    "by the 0-ply evaluator of --level's family (net levels: the shipped network, the evaluator "
+    "of tawla analyze; ply levels: the heuristic one of tawla.evaluate). "
+    "With --dice, also --level's best play for that roll and the ID of the position it leaves "
+    "the opponent. The file is read and written in chunks, on --workers processes (default: one per "
     "core) or a Dask cluster (--scheduler), so memory stays flat however long it is. A line that "
     "is not a position is reported on stderr with its file name and line number and the run goes "
     "on; the exit status is then 1."
 )
 
-LEVELS = ("ply0", "ply1", "ply2")
+LEVELS = ("ply0", "ply1", "ply2", "net0", "net1", "net2")
 """The :class:`tawla.Bot` levels that ``--level`` takes."""
 
 
@@ -42,9 +44,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)
     p.add_argument("--dice", default=None, metavar="D1D2",
                    help="add the best play for this roll (e.g. 31 or 3-1) and the ID it leads to")
-    p.add_argument("--level", choices=LEVELS, default="ply0",
-                   help="the bot that chooses the play with --dice (default: %(default)s, the ranking of "
-                        "tawla analyze)")
+    p.add_argument("--level", choices=LEVELS, default="net0",
+                   help="the evaluator of the values and the bot that chooses the play with --dice "
+                        "(default: %(default)s, the evaluator and ranking of tawla analyze)")
     p.add_argument("--workers", type=positive, default=None,
                    help="worker processes (default: the number of cores; 1: in this process)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
