@@ -25,8 +25,9 @@ probabilities (:func:`check_conversion` verifies both on known positions before 
 dice, at least two distinct legal results); the share on which each :class:`tawla.Bot` level
 plays GNU Backgammon 2-ply's choice (``gnubg_nn.best_move(board, d1, d2, n=2)``, ``n`` the
 plies) and GNU Backgammon 0-ply's, with 95% intervals, and GNU Backgammon 0-ply's own
-agreement with its 2-ply. GNU Backgammon 2-ply takes about 0.17 s a decision and net2 about
-0.03 s: 1,500 decisions run in about 6 minutes on one core.
+agreement with its 2-ply. GNU Backgammon 2-ply takes about 0.16 s of CPU a decision and net2
+about 0.04 s: 1,500 decisions (the default) take about 5 CPU minutes, 8 minutes of wall time
+on a loaded 2-core machine.
 
 ``--net FILE`` replaces the shipped network (``tawla train``'s output) in every net level.
 The last line of each command is a one-line summary.
