@@ -1,5 +1,6 @@
 """Supervised rounds of the neural evaluators: the positions of self-play, the 1-ply search
-targets against a numpy search over tawla.expand, the fit, a resumed run, the command."""
+targets against a numpy search over tawla.expand, the fit, a resumed run, the command; TD
+training continued from a network."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tawla.evaluation.board import sides, terminal
 from tawla.evaluation.net import NetEvaluator, shipped_net
 from tawla.evaluation.routing import evaluate_np
 from tawla.training.supervised import SuperviseConfig, ply1_targets, supervise
+from tawla.training.td import TrainConfig, train
 
 pytestmark = pytest.mark.skipif(native.fast_net is None, reason="the compiled engine is not built")
 
@@ -146,3 +148,21 @@ def test_the_train_command_runs_supervised_rounds(tmp_path, capsys):
     rec = net.meta["supervised"]["rounds"][0]
     assert rec["positions"] == 120 and len(rec["vs_heuristic"]) == 2
     assert "1 rounds" in capsys.readouterr().err
+
+
+def test_td_training_continues_from_a_network(tmp_path):
+    start = NetEvaluator.initial("adi", hidden=8, seed=5)
+    cfg = TrainConfig(ruleset="adi", games=40, hidden=8, chunk=20, eval_every=0, max_turns=200, race_cutoff=True)
+    ck = tmp_path / "td.npz"
+    net = train(cfg, ck, start=start)
+    assert net.meta["start"]["sha256"] and not np.array_equal(net.w1, start.w1)
+    with pytest.raises(ConfigError):  # the checkpoint was trained from another start
+        train(cfg, ck)
+    with pytest.raises(ConfigError):
+        train(TrainConfig(**{**vars(cfg), "hidden": 9}), start=start)
+    out = tmp_path / "cli.npz"
+    start.save(tmp_path / "start.npz")
+    assert main(["train", "--ruleset", "adi", "--init", str(tmp_path / "start.npz"), "--games", "40", "--hidden", "8",
+                 "--chunk", "20", "--eval-every", "0", "--max-turns", "200", "--race-cutoff", "-o", str(out),
+                 "--no-progress"]) == 0
+    np.testing.assert_array_equal(NetEvaluator.load(out).w1, net.w1)

@@ -46,6 +46,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--race-cutoff", action="store_true",
                    help="backgammon, adi: races valued by the race model, the network trained on contact only")
     p.add_argument("-o", "--output", required=True, help="the weights file (.npz) to write and resume from")
+    p.add_argument("--init", default=None, metavar="NET",
+                   help="continue TD training from this network (.npz) instead of random weights")
     p.add_argument("--no-resume", action="store_true", help="start again even if --output exists")
     p.add_argument("--curve", default=None, help="write the learning curve to this PNG")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -98,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
             text = f"vs heuristic {last[1]:+.3f} ± {last[2]:.3f} at {last[0]}" if last else ""
             bar.update(task, completed=done, rate=f"{info['games_per_s']:.0f}", last=text)
 
-        net = train(cfg, args.output, resume=not args.no_resume, progress=progress)
+        start = NetEvaluator.load(args.init) if args.init else None
+        net = train(cfg, args.output, resume=not args.no_resume, progress=progress, start=start)
     curve = net.meta.get("curve") or []
     if curve:
         print(f"{args.output}: {net.meta['games']} games; vs the heuristic 0-ply: "

@@ -11,6 +11,7 @@ ruleset's heuristic evaluator (:data:`tawla.evaluation.CONTACT_MODELS`), and the
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -96,7 +97,8 @@ def _alpha(cfg: TrainConfig, done: int) -> float:
 
 
 def train(cfg: TrainConfig, checkpoint: str | os.PathLike | None = None, *, resume: bool = True,
-          progress: Callable[[int, int, dict], None] | None = None) -> NetEvaluator:
+          progress: Callable[[int, int, dict], None] | None = None,
+          start: NetEvaluator | None = None) -> NetEvaluator:
     """Run (or resume) a training run.
 
     Parameters
@@ -108,6 +110,10 @@ def train(cfg: TrainConfig, checkpoint: str | os.PathLike | None = None, *, resu
     progress : callable, optional
         ``progress(done, total, info)`` after every chunk; ``info`` has ``games_per_s`` and the
         last strength measurement (``curve``).
+    start : NetEvaluator, optional
+        Continue training this network (not changed: the run works on a copy) instead of new
+        random weights; its hidden units must be ``cfg.hidden``. ``meta["start"]`` records its
+        SHA-256, games and configuration, and a checkpoint resumes only from the same start.
 
     Returns
     -------
@@ -118,8 +124,8 @@ def train(cfg: TrainConfig, checkpoint: str | os.PathLike | None = None, *, resu
     Raises
     ------
     tawla.errors.ConfigError
-        No compiled trainer (``TAWLA_NO_NATIVE`` or no C compiler at install), or a checkpoint
-        of another configuration.
+        No compiled trainer (``TAWLA_NO_NATIVE`` or no C compiler at install), a checkpoint
+        of another configuration or start, or a start of another ruleset or size.
     tawla.errors.InvalidArgument
         A configuration out of range.
     """
@@ -128,14 +134,27 @@ def train(cfg: TrainConfig, checkpoint: str | os.PathLike | None = None, *, resu
         raise ConfigError("training needs the compiled engine (tawla.native.fast_net)")
     r = get_ruleset(cfg.ruleset)
     conf = {k: v for k, v in vars(cfg).items() if k != "extra"}
+    origin = None
+    if start is not None:
+        if start.ruleset != r or start.hidden != cfg.hidden:
+            raise ConfigError(f"the starting network is {start.ruleset.name} with {start.hidden} hidden units, "
+                              f"not {r.name} with {cfg.hidden}")
+        origin = {"sha256": hashlib.sha256(start.to_bytes()).hexdigest(), "games": start.meta.get("games"),
+                  "config": start.meta.get("config")}
     net = None
     if checkpoint is not None and resume and Path(checkpoint).exists():
         net = NetEvaluator.load(checkpoint)
         defaults = {k: v for k, v in vars(TrainConfig(ruleset=cfg.ruleset)).items() if k != "extra"}
         if {**defaults, **(net.meta.get("config") or {})} != conf:  # fields newer than the file: defaults
             raise ConfigError(f"checkpoint {checkpoint} was made by another configuration: {net.meta.get('config')}")
+        if net.meta.get("start") != origin:
+            raise ConfigError(f"checkpoint {checkpoint} was trained from another start: {net.meta.get('start')}")
     if net is None:
-        net = NetEvaluator.initial(r, cfg.hidden, cfg.seed)
+        if start is None:
+            net = NetEvaluator.initial(r, cfg.hidden, cfg.seed)
+        else:
+            net = NetEvaluator.from_bytes(start.to_bytes())
+            net.meta = {"start": origin}
         net.meta.update({"config": conf, "games": 0, "curve": [], "seconds": 0.0, **cfg.extra})
     params = native.params(r)
     opponent = evaluator_player(r)
