@@ -1,6 +1,7 @@
 """Ship a trained network with the package: copy a checkpoint of ``tawla train`` to
 ``src/tawla/data/nets/<ruleset>.npz`` and record it in ``manifest.json`` beside it (file,
-SHA-256, hidden units, games, the command and seed that made it, the measured strength given
+SHA-256, hidden units, games, the command and seed that made it and the commands that made
+its start (``lineage``), its supervised rounds, the measured strength given
 with ``--strength``, and the network's outputs on fixed positions, which tests/test_net.py
 checks the shipped file against).
 
@@ -66,7 +67,10 @@ def main(argv=None) -> None:
         "seed": cfg.get("seed"),
         "command": net.meta.get("command") or ("tawla train " + " ".join(
             f"--{k.replace('_', '-')} {v}" for k, v in cfg.items() if k != "ruleset") + f" --ruleset {name}"),
-        "training_cpu_seconds": round(float(net.meta.get("seconds", 0.0)), 1),
+        "lineage": net.meta.get("lineage", []),
+        "supervised_rounds": (net.meta.get("supervised") or {}).get("rounds", []),
+        "training_cpu_seconds": round(float(net.meta.get("seconds", 0.0)) + sum(
+            r["seconds"] for r in (net.meta.get("supervised") or {}).get("rounds", [])), 1),
         "learning_curve_vs_heuristic_ply0": net.meta.get("curve", []),
         "strength": args.strength,
         "check": {"positions": ids, "outputs": np.round(outputs.astype(float), 6).tolist()},

@@ -164,7 +164,8 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
     Returns
     -------
     NetEvaluator
-        ``meta["supervised"]`` holds the configuration, the starting network's SHA-256
+        ``meta`` is the start's, with ``lineage`` (the commands that made the start, oldest
+        first) and ``supervised``: the configuration, the starting network's SHA-256
         (``start``) and a record per round done (``rounds``: positions, ``mse_before`` and
         ``mse_after`` on the held-out positions, ``seconds`` (CPU of the calling thread plus
         the wall time of the target search), the duel against the heuristic 0-ply).
@@ -194,7 +195,8 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
             raise ConfigError(f"checkpoint {checkpoint} was made by another run: {sup.get('config')}")
     if net is None:
         net = NetEvaluator.from_bytes(start.to_bytes())
-        net.meta = {**start.meta, **cfg.extra,
+        lineage = [*start.meta.get("lineage", []), start.meta.get("command")]
+        net.meta = {**start.meta, **cfg.extra, "lineage": lineage,
                     "supervised": {"config": conf, "start": start_sha, "rounds": []}}
     params = native.params(r)
     one, two = _race(r, cfg.race_cutoff)

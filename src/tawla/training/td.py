@@ -154,7 +154,7 @@ def train(cfg: TrainConfig, checkpoint: str | os.PathLike | None = None, *, resu
             net = NetEvaluator.initial(r, cfg.hidden, cfg.seed)
         else:
             net = NetEvaluator.from_bytes(start.to_bytes())
-            net.meta = {"start": origin}
+            net.meta = {"start": origin, "lineage": [*start.meta.get("lineage", []), start.meta.get("command")]}
         net.meta.update({"config": conf, "games": 0, "curve": [], "seconds": 0.0, **cfg.extra})
     params = native.params(r)
     opponent = evaluator_player(r)
