@@ -163,8 +163,9 @@ class CubeTracker:
                "owner": t.owner, "board": pos.id(), "error": error, "error_memg": 1000 * error,
                "points": error * t.cube, **numbers}
         if self.ruleset.has_bar:
+            answer = kind in ("wrong_take", "wrong_drop")  # the taker's turn, with the double offered
             state = MatchState(cube_value=t.cube, cube_owner=t.owner, player_on_roll=t.player, game_state=1,
-                               turn=t.player, match_length=0, score=(0, 0), jacoby=self.jacoby)
+                               turn=player, double_offered=answer, match_length=0, score=(0, 0), jacoby=self.jacoby)
             out.update(position_id=pos.gnubg_id(), match_id=state.match_id(), xgid=pos.xgid(state))
         return out
 

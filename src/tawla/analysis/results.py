@@ -301,7 +301,8 @@ class GameReport:
         ``kind`` (``"missed_double"``, ``"wrong_double"``, ``"wrong_take"``, ``"wrong_drop"``),
         ``player`` (who erred), ``move_number``, ``line``, ``cube`` and ``owner`` (before the
         decision), ``board`` (tawla ID before the roll, from the seat of the player on roll),
-        ``position_id``, ``match_id`` and ``xgid`` (backgammon), ``proper``, ``no_double``,
+        ``position_id``, ``match_id`` and ``xgid`` (backgammon; for a take or drop with the
+        double offered), ``proper``, ``no_double``,
         ``double_take``, ``double_pass`` (as above), ``error`` (points per unit of cube, at least
         :data:`tawla.analysis.cube.MIN_ERROR`),
         ``error_memg`` (the same x 1000) and ``points`` (``error`` x the cube).
