@@ -223,8 +223,24 @@ def _player_table(stats: list[dict]) -> list[str]:
     return out
 
 
-def _cube_errors(rep) -> list[str]:
-    """The table of the cube errors of an analysed money session, largest first, with their IDs."""
+def _cube_error_board(rep, number: int, e: dict, n: int, file_no: int) -> str:
+    """One cube error on the board before the roll of the player on roll, with its IDs."""
+    ruleset = get_ruleset(rep.ruleset)
+    pos = Position.from_id(e["board"], ruleset)
+    on_roll = e["player"] if e["kind"] in ("missed_double", "wrong_double") else 1 - e["player"]
+    owner = None if e["owner"] is None else (0 if e["owner"] == on_roll else 1)
+    picture = svg.board(pos, cube=(e["cube"], owner), size=360, players=(rep.player_name(on_roll),
+                        rep.player_name(1 - on_roll)), on_roll_color="white" if on_roll == 0 else "black",
+                        id_prefix=f"f{file_no}-ce{n}-")
+    return (f"<div class=\"cube\" id=\"f{file_no}-ce{n}\"><p><b>Game {number}, move {_e(e['move_number'])}:</b> "
+            f"{_e(rep.player_name(e['player']))}: {_e(e['kind'].replace('_', ' '))}, {1000 * e['error']:.0f} mEMG "
+            f"(right: {_e(e['proper'])}).</p><figure>{picture}<figcaption>before {_e(rep.player_name(on_roll))}'s "
+            f"roll</figcaption></figure><p class=\"ids\">{_e(ids_text(e))}</p></div>")
+
+
+def _cube_errors(rep, file_no: int = 0, shown: int = 0) -> list[str]:
+    """The table of the cube errors of an analysed money session, largest first, with their IDs,
+    then the first ``shown`` on boards."""
     stats = player_totals(rep)
     if not any(s["cube_analysed"] for s in stats):
         return []
@@ -247,6 +263,7 @@ def _cube_errors(rep) -> list[str]:
                    f"<td>{e['no_double']:+.3f} / {e['double_take']:+.3f} / {e['double_pass']:+.3f}</td>"
                    f"<td>{1000 * e['error']:.0f}</td><td class=\"ids\">{_e(ids_text(e))}</td></tr>")
     out.append("</tbody></table>")
+    out += [_cube_error_board(rep, number, e, n, file_no) for n, (number, e) in enumerate(errors[:shown], 1)]
     return out
 
 
@@ -309,6 +326,10 @@ def _cube_section(rep, file_no: int, shown: int) -> list[str]:
                "cubeless pre-roll probabilities of tawla.Bot.cube_action); it knows no match score, so this "
                "is a reference, not a rating.</p>")
     analysed = any(c["proper"] is not None for c in checks)
+    if analysed:
+        out.append("<p class=\"note\">The right decision and the errors: Janowski's cubeful money equities "
+                   "(tawla.bots.MoneyCube: no double / double-take / double-pass, points per unit of cube) on the "
+                   "probabilities of the analysis's evaluator; errors in mEMG.</p>")
     extra = "<th>right (money equities)</th><th>error of double / answer (mEMG)</th>" if analysed else ""
     out.append("<table class=\"cubes\"><thead><tr><th>game, move</th><th>doubler</th><th>cube</th><th>answer</th>"
                f"<th>model</th><th>agrees</th>{extra}</tr></thead><tbody>")
@@ -354,7 +375,7 @@ def _file_section(rep, file_no: int, worst: int, evaluated: bool) -> list[str]:
         for n, item in enumerate(plays, 1):
             out += _play(rep, n, item, file_no)
     out += _cube_section(rep, file_no, worst)
-    out += _cube_errors(rep)
+    out += _cube_errors(rep, file_no, worst)
     problems = [g.error for g in rep.games if g.error] + [f"game {g.number}: {n}" for g in rep.games for n in g.notes]
     if problems:
         out.append("<ul class=\"note\">" + "".join(f"<li>{_e(p)}</li>" for p in problems) + "</ul>")
