@@ -11,7 +11,7 @@ import pytest
 
 from conftest import shared_path
 from tawla import Position
-from tawla.analysis import GameReport, analyze_contents, analyze_parallel, default_evaluator
+from tawla.analysis import GameReport, HeuristicEvaluator, analyze_contents, analyze_parallel, default_evaluator
 from tawla.analysis.cube import KINDS, MIN_ERROR, CubeTracker, player_totals
 from tawla.bots import MoneyCube
 from tawla.cli.__main__ import main
@@ -175,6 +175,9 @@ def test_match_play_and_no_evaluator_are_left_out():
     assert not player_totals(rep)[0]["cube_analysed"]
     (rep,) = analyze_contents([("e.mat", RECORD.encode())], evaluator=None)
     assert rep.games[0].cube_counts is None and "proper" not in rep.games[0].cube_decisions[0]
+    # an evaluator of equities only (the heuristic): a win chance of (1 + e) / 2, no gammons
+    (rep,) = analyze_contents([("h.mat", RECORD.encode())], evaluator=HeuristicEvaluator())
+    assert rep.games[0].cube_counts["decisions"] == [1, 2] and "proper" in rep.games[0].cube_decisions[1]
 
 
 def test_archive_money_session(tmp_path):

@@ -32,6 +32,7 @@ from ..bots.cube import MoneyCube
 from ..core.layout import PACKED_WIDTH
 from ..formats.gnubg import MatchState
 from ..position import Position
+from .evaluators import Evaluator
 
 __all__ = ["CLOSE", "MIN_ERROR", "KINDS", "CubeTracker", "player_totals"]
 
@@ -117,7 +118,10 @@ class CubeTracker:
         if not self.turns:
             return
         rows = np.frombuffer(b"".join(t.row for t in self.turns), dtype=np.uint8)
-        probs = self.evaluator.probabilities(rows.reshape(len(self.turns), PACKED_WIDTH).copy(), self.ruleset)
+        rows = rows.reshape(len(self.turns), PACKED_WIDTH).copy()
+        method = getattr(self.evaluator, "probabilities", None)  # a plain callable: its equity alone
+        probs = method(rows, self.ruleset) if method is not None else Evaluator.probabilities(
+            self.evaluator, rows, self.ruleset)
         for t, p in zip(self.turns, np.asarray(probs, dtype=np.float64)):
             self._judge(rep, t, p)
 
