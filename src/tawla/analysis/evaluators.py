@@ -27,6 +27,17 @@ class Evaluator:
     def __call__(self, rows: np.ndarray, ruleset: Ruleset) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
+    def probabilities(self, rows: np.ndarray, ruleset: Ruleset) -> np.ndarray:
+        """``float64[N, 6]``: the columns of :data:`tawla.evaluation.COLUMNS` (equity, win,
+        win_gammon, win_backgammon, lose_gammon, lose_backgammon) for the side to move, what
+        the cube analysis needs (:mod:`tawla.analysis.cube`). This default knows only the
+        equity ``e`` (points): a win chance of ``(1 + e) / 2`` (clipped to [0, 1]) and no gammons.
+        """
+        e = np.clip(np.asarray(self(rows, ruleset), dtype=np.float64), -1.0, 1.0)
+        out = np.zeros((len(e), 6))
+        out[:, 0], out[:, 1] = e, (1.0 + e) / 2
+        return out
+
 
 class HeuristicEvaluator(Evaluator):
     """A small documented evaluator for when no stronger one is installed.
@@ -73,8 +84,11 @@ class EngineEvaluator(Evaluator):
     description = "0 ply: exact game ends, the race model, the trained network in contact (where shipped)"
 
     def __call__(self, rows, ruleset):
+        return self.probabilities(rows, ruleset)[:, 0]
+
+    def probabilities(self, rows, ruleset):
         r = get_ruleset(ruleset)
-        return evaluate_rows(np.asarray(rows, dtype=np.uint8), r, contact=shipped_net(r))[:, 0]
+        return np.asarray(evaluate_rows(np.asarray(rows, dtype=np.uint8), r, contact=shipped_net(r)), dtype=np.float64)
 
 
 def default_evaluator() -> Evaluator:

@@ -7,8 +7,15 @@ convention: the equity lost per unforced move, shown in thousandths of a point (
 "mEMG" for a cubeless money game), and the rating of gnubg's table (``analysis.c``:
 Supernatural below 2, World class below 5, Expert below 8, Advanced below 12, Intermediate
 below 18, Casual player below 26, Beginner below 35, Awful! from 35). The equity here is
-cubeless and the rated decisions are checker plays only (the analysis does not rank cube
-decisions), so the rating is gnubg's *chequer play* rating.
+cubeless and the rating of the error rate is of checker plays only: gnubg's *chequer play*
+rating.
+
+In money sessions the cube decisions are analysed too (:mod:`tawla.analysis.cube`: every turn
+where the player on roll could double, on the same evaluator's probabilities): each player's
+cube decisions, cube error rate (mEMG per close cube decision) and overall rate (checker and
+cube errors together per unforced play and close cube decision, rated on the same bands, as
+gnubg's overall rating), and a table of every missed double, wrong double, wrong take and wrong
+drop with its error and position IDs.
 
 Cube decisions (the record's doubles and their answers) are shown on the board before the
 doubler's roll and checked against the engine's money-game cube model
@@ -30,6 +37,7 @@ from ..rules import get_ruleset
 from .. import svg
 from ..bots import Bot
 from ..evaluation.net import shipped_net
+from .cube import KINDS, player_totals
 from .report import ids_text, plural, summary
 
 __all__ = ["RATING_BANDS", "rating", "player_stats", "worst_plays", "cube_checks", "render_html", "write_html"]
@@ -78,10 +86,13 @@ def player_stats(rep) -> list[dict]:
     list of dict
         Two dicts (record players 1 and 2): ``name``, ``plays``, ``unforced``, ``best``,
         ``error_total`` (points), ``error_rate`` (points per unforced move, None with no
-        unforced move), ``milli`` (the rate x 1000) and ``rating`` (:func:`rating`).
+        unforced move), ``milli`` (the rate x 1000) and ``rating`` (:func:`rating`); and the
+        keys of :func:`tawla.analysis.cube.player_totals` (cube and overall errors), with
+        ``overall_rating`` (:func:`rating` of ``overall_rate``).
     """
     rated = _rated(rep.ruleset)
     out = []
+    totals = player_totals(rep)
     for player in (0, 1):
         plays = sum(g.decisions.count(player) for g in rep.games)
         unforced = plays - sum(g.decisions.count_forced(player) for g in rep.games)
@@ -92,6 +103,8 @@ def player_stats(rep) -> list[dict]:
                     "error_total": total, "error_rate": rate,
                     "milli": None if rate is None else 1000 * rate,
                     "rating": rating(rate) if rated else "N/A"})
+        out[-1].update({k: v for k, v in totals[player].items() if k not in out[-1]})
+        out[-1]["overall_rating"] = rating(out[-1]["overall_rate"]) if rated else "N/A"
     return out
 
 
@@ -135,7 +148,10 @@ def cube_checks(rep) -> list[dict]:
         ``board`` (tawla ID before the doubler's roll, from his seat, or None), ``cube``,
         ``owner``, ``model`` (:class:`tawla.CubeAction` or None), ``double_ok`` and
         ``answer_ok`` (whether the model agrees; None without a model or an answer),
-        ``disagreements`` (0..2).
+        ``disagreements`` (0..2); ``proper`` (the decision of :class:`tawla.bots.MoneyCube` on
+        the analysis's probabilities), ``equities`` ((no double, double/take, double/pass) in
+        points per unit of cube), ``double_error`` and ``answer_error`` (points per unit of
+        cube), each None where the money session's cube was not analysed.
     """
     try:
         ruleset = get_ruleset(rep.ruleset)
@@ -147,10 +163,13 @@ def cube_checks(rep) -> list[dict]:
         for c in g.cube_decisions:
             if c["kind"] == "double":
                 pending = {"game": g.number, "move_number": c["move_number"], "doubler": c["player"],
-                           "answer": None, "board": c["board"], "cube": c["cube"], "owner": c["owner"]}
+                           "answer": None, "board": c["board"], "cube": c["cube"], "owner": c["owner"],
+                           "proper": c.get("proper"), "double_error": c.get("error"), "answer_error": None,
+                           "equities": (c["no_double"], c["double_take"], c["double_pass"]) if "proper" in c else None}
                 out.append(pending)
             elif pending is not None:
                 pending["answer"] = c["kind"]
+                pending["answer_error"] = c.get("error")
                 pending = None
     for item in out:
         model = _model(ruleset, item["board"], item["cube"], item["owner"], item["doubler"])
@@ -183,13 +202,68 @@ def _num(x: float | None, fmt: str = "{:.1f}") -> str:
     return "—" if x is None else fmt.format(x)
 
 
+def _milli(rate: float | None) -> str:
+    return _num(None if rate is None else 1000 * rate)
+
+
 def _player_table(stats: list[dict]) -> list[str]:
+    cube = any(s["cube_analysed"] for s in stats)
+    extra = ("<th>cube decisions (close)</th><th>cube error total (points)</th><th>cube error rate (mEMG per "
+             "decision)</th><th>overall rate (mEMG per decision)</th><th>overall rating</th>") if cube else ""
     out = ["<table class=\"players\"><thead><tr><th>player</th><th>plays</th><th>unforced</th><th>best</th>"
-           "<th>error total (points)</th><th>error rate (mEMG per move)</th><th>rating</th></tr></thead><tbody>"]
+           "<th>error total (points)</th><th>error rate (mEMG per move)</th><th>rating</th>"
+           f"{extra}</tr></thead><tbody>"]
     for s in stats:
+        cells = (f"<td>{s['cube_decisions']} ({s['close_cube']})</td><td>{s['cube_error']:.3f}</td>"
+                 f"<td>{_milli(s['cube_rate'])}</td><td>{_milli(s['overall_rate'])}</td>"
+                 f"<td>{_e(s['overall_rating'])}</td>") if cube else ""
         out.append(f"<tr><td>{_e(s['name'])}</td><td>{s['plays']}</td><td>{s['unforced']}</td><td>{s['best']}</td>"
-                   f"<td>{s['error_total']:.3f}</td><td>{_num(s['milli'])}</td><td>{_e(s['rating'])}</td></tr>")
+                   f"<td>{s['error_total']:.3f}</td><td>{_num(s['milli'])}</td><td>{_e(s['rating'])}</td>{cells}</tr>")
     out.append("</tbody></table>")
+    return out
+
+
+def _cube_error_board(rep, number: int, e: dict, n: int, file_no: int) -> str:
+    """One cube error on the board before the roll of the player on roll, with its IDs."""
+    ruleset = get_ruleset(rep.ruleset)
+    pos = Position.from_id(e["board"], ruleset)
+    on_roll = e["player"] if e["kind"] in ("missed_double", "wrong_double") else 1 - e["player"]
+    owner = None if e["owner"] is None else (0 if e["owner"] == on_roll else 1)
+    picture = svg.board(pos, cube=(e["cube"], owner), size=360, players=(rep.player_name(on_roll),
+                        rep.player_name(1 - on_roll)), on_roll_color="white" if on_roll == 0 else "black",
+                        id_prefix=f"f{file_no}-ce{n}-")
+    return (f"<div class=\"cube\" id=\"f{file_no}-ce{n}\"><p><b>Game {number}, move {_e(e['move_number'])}:</b> "
+            f"{_e(rep.player_name(e['player']))}: {_e(e['kind'].replace('_', ' '))}, {1000 * e['error']:.0f} mEMG "
+            f"(right: {_e(e['proper'])}).</p><figure>{picture}<figcaption>before {_e(rep.player_name(on_roll))}'s "
+            f"roll</figcaption></figure><p class=\"ids\">{_e(ids_text(e))}</p></div>")
+
+
+def _cube_errors(rep, file_no: int = 0, shown: int = 0) -> list[str]:
+    """The table of the cube errors of an analysed money session, largest first, with their IDs,
+    then the first ``shown`` on boards."""
+    stats = player_totals(rep)
+    if not any(s["cube_analysed"] for s in stats):
+        return []
+    out = ["<h3>Cube errors</h3>",
+           "<table class=\"cube-kinds\"><thead><tr><th>player</th>"
+           + "".join(f"<th>{k.replace('_', ' ')}s (mEMG)</th>" for k in KINDS) + "</tr></thead><tbody>"]
+    for s in stats:
+        out.append(f"<tr><td>{_e(s['name'])}</td>"
+                   + "".join(f"<td>{s[k + 's']} ({1000 * s[k + '_error']:.0f})</td>" for k in KINDS) + "</tr>")
+    out.append("</tbody></table>")
+    errors = sorted(((g.number, e) for g in rep.games for e in g.cube_errors), key=lambda c: -c[1]["error"])
+    if not errors:
+        return out + ["<p class=\"note\">No cube error.</p>"]
+    out.append("<table class=\"cube-errors\"><thead><tr><th>game, move</th><th>player</th><th>error</th>"
+               "<th>right</th><th>cube</th><th>no double / double-take / double-pass (points)</th>"
+               "<th>error (mEMG)</th><th>IDs</th></tr></thead><tbody>")
+    for number, e in errors:
+        out.append(f"<tr><td>{number}, {_e(e['move_number'])}</td><td>{_e(rep.player_name(e['player']))}</td>"
+                   f"<td>{_e(e['kind'].replace('_', ' '))}</td><td>{_e(e['proper'])}</td><td>{e['cube']}</td>"
+                   f"<td>{e['no_double']:+.3f} / {e['double_take']:+.3f} / {e['double_pass']:+.3f}</td>"
+                   f"<td>{1000 * e['error']:.0f}</td><td class=\"ids\">{_e(ids_text(e))}</td></tr>")
+    out.append("</tbody></table>")
+    out += [_cube_error_board(rep, number, e, n, file_no) for n, (number, e) in enumerate(errors[:shown], 1)]
     return out
 
 
@@ -251,14 +325,25 @@ def _cube_section(rep, file_no: int, shown: int) -> list[str]:
     out.append("<p class=\"note\">Checked against the engine's money-game cube model (Janowski, on the "
                "cubeless pre-roll probabilities of tawla.Bot.cube_action); it knows no match score, so this "
                "is a reference, not a rating.</p>")
+    analysed = any(c["proper"] is not None for c in checks)
+    if analysed:
+        out.append("<p class=\"note\">The right decision and the errors: Janowski's cubeful money equities "
+                   "(tawla.bots.MoneyCube: no double / double-take / double-pass, points per unit of cube) on the "
+                   "probabilities of the analysis's evaluator; errors in mEMG.</p>")
+    extra = "<th>right (money equities)</th><th>error of double / answer (mEMG)</th>" if analysed else ""
     out.append("<table class=\"cubes\"><thead><tr><th>game, move</th><th>doubler</th><th>cube</th><th>answer</th>"
-               "<th>model</th><th>agrees</th></tr></thead><tbody>")
+               f"<th>model</th><th>agrees</th>{extra}</tr></thead><tbody>")
     for c in checks:
         agrees = "—" if c["model"] is None else ("yes" if not c["disagreements"] else "no")
         answer = f"{rep.player_name(1 - c['doubler'])} {c['answer']}s" if c["answer"] else "(none)"
+        cells = ""
+        if analysed:
+            right = "—" if c["proper"] is None else f"{c['proper']} ({' / '.join(f'{x:+.3f}' for x in c['equities'])})"
+            errs = " / ".join("—" if x is None else f"{1000 * x:.0f}" for x in (c["double_error"], c["answer_error"]))
+            cells = f"<td>{_e(right)}</td><td>{errs}</td>"
         out.append(f"<tr><td>{c['game']}, {_e(c['move_number'])}</td><td>{_e(rep.player_name(c['doubler']))}</td>"
                    f"<td>{c['cube']} \u2192 {2 * c['cube']}</td><td>{_e(answer)}</td><td>{_e(_verdict(c['model']))}</td>"
-                   f"<td>{agrees}</td></tr>")
+                   f"<td>{agrees}</td>{cells}</tr>")
     out.append("</tbody></table>")
     ruleset = get_ruleset(rep.ruleset)
     for n, c in enumerate([c for c in checks if c["board"] is not None][:shown], 1):
@@ -290,6 +375,7 @@ def _file_section(rep, file_no: int, worst: int, evaluated: bool) -> list[str]:
         for n, item in enumerate(plays, 1):
             out += _play(rep, n, item, file_no)
     out += _cube_section(rep, file_no, worst)
+    out += _cube_errors(rep, file_no, worst)
     problems = [g.error for g in rep.games if g.error] + [f"game {g.number}: {n}" for g in rep.games for n in g.notes]
     if problems:
         out.append("<ul class=\"note\">" + "".join(f"<li>{_e(p)}</li>" for p in problems) + "</ul>")

@@ -36,6 +36,7 @@ from ..notation import by_written_hits, fitting_moves, hit_points, written_hits
 from ..position import Position
 from ..rules import Ruleset, get_ruleset
 from ..rules.match_play import crawford_game
+from .cube import CubeTracker
 from .evaluators import Evaluator
 from .results import MAX_CUBE, Decision, GameReport, MatchReport
 
@@ -186,7 +187,7 @@ def _settle(rep: GameReport, marks_all: bool) -> None:
 
 def replay_game(game, ruleset: Ruleset, *, match_length: int = 0, crawford: bool = False,
                 jacoby: bool = True, evaluator: Evaluator | None = None, path=None,
-                actions: Iterable[Action] | None = None) -> GameReport:
+                actions: Iterable[Action] | None = None, beaver: bool = False) -> GameReport:
     """Replay one parsed game move by move.
 
     Parameters
@@ -200,7 +201,8 @@ def replay_game(game, ruleset: Ruleset, *, match_length: int = 0, crawford: bool
     jacoby : bool
         Money sessions only (RULES.md §2.4, D19): gammons count single while the cube is at 1.
     evaluator : Evaluator or None
-        None: no ranking (rank 1, loss 0 for every play).
+        None: no ranking (rank 1, loss 0 for every play). In a money session with a cube it
+        also judges the cube decisions (:mod:`tawla.analysis.cube`).
     path : str, optional
         For error messages.
     actions : iterable of Action, optional
@@ -215,14 +217,17 @@ def replay_game(game, ruleset: Ruleset, *, match_length: int = 0, crawford: bool
         does not settle (see the module docstring) are notes unless the game marks all
         its other hits.
     """
-    rep = _replay_game(game, ruleset, match_length, crawford, jacoby, evaluator, path, actions)
+    rep = _replay_game(game, ruleset, match_length, crawford, jacoby, evaluator, path, actions, beaver)
     _settle(rep, marks_all_hits([rep]))
     return rep
 
 
-def _replay_game(game, ruleset, match_length, crawford, jacoby, evaluator, path, actions) -> GameReport:
+def _replay_game(game, ruleset, match_length, crawford, jacoby, evaluator, path, actions,
+                 beaver=False) -> GameReport:
     ahead = _Ahead(game.actions if actions is None else actions)
-    rep = _replay(game, ahead, ruleset, match_length, crawford, jacoby, evaluator, path)
+    cubes = CubeTracker(ruleset, match_length, evaluator, jacoby, beaver)
+    rep = _replay(game, ahead, ruleset, match_length, crawford, jacoby, evaluator, path, cubes)
+    cubes.finish(rep)
     ahead.drain()
     if rep.error is None:
         for defect in game.defects:  # what the reader found wrong in the text of this game
@@ -242,7 +247,8 @@ def _name(game, player: int) -> str:
     return names[player] or f"player {player + 1}"
 
 
-def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evaluator, path) -> GameReport:
+def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evaluator, path,
+            cubes: CubeTracker) -> GameReport:
     rep = GameReport(number=game.number, score=tuple(game.score), crawford=crawford)
     pos = ruleset.initial_position()
     mover = None
@@ -257,10 +263,12 @@ def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evalua
             if act.kind == ROLL:
                 if ended_by:
                     raise FormatError("a roll after the end of the game", text=act.raw, **where)
-                if mover is None:
+                first = mover is None
+                if first:
                     mover = act.player
                 elif act.player != mover:
                     raise FormatError(f"{_name(game, act.player)} rolls out of turn", text=act.raw, **where)
+                cubes.roll(act.player, act, pos.row, cube, owner, first)
                 dice = check_dice(act.dice)
                 sequences = native.legal_sequences(pos.row, dice, ruleset)
                 following = ahead.peek()
@@ -302,6 +310,8 @@ def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evalua
                 board = pos.id() if mover is not None else None
                 rep.cube_decisions.append({"kind": "double", "player": act.player, "move_number": act.move_number,
                                            "line": act.line, "board": board, "cube": cube, "owner": owner})
+                cubes.double(act.player, act, pos.row if mover is not None else None, cube, owner,
+                             len(rep.cube_decisions) - 1)
             elif act.kind in (TAKE, DROP):
                 rep.cube_actions += 1
                 if pending_double is None or act.player == pending_double:
@@ -310,6 +320,7 @@ def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evalua
                                            "move_number": act.move_number, "line": act.line,
                                            "board": pos.id() if mover is not None else None, "cube": cube,
                                            "owner": owner})
+                cubes.answer(len(rep.cube_decisions) - 1)
                 if act.kind == TAKE:
                     if cube >= MAX_CUBE:
                         raise FormatError(f"a take past a cube of {MAX_CUBE}", text=act.raw, **where)
@@ -406,13 +417,13 @@ def analyze_games(rep: MatchReport, games: Iterator, variation: str, *, evaluato
         rep.error = str(e)
         return rep
     rep.ruleset = r.name
-    jacoby = rep.jacoby
+    jacoby, beaver = rep.jacoby, rep.beaver
     n, seen = rep.match_length, False
     for game, actions in games:
         a, b = game.score
         is_crawford = crawford_game(n, (a, b), seen)
         seen = seen or is_crawford or bool(n and (a == n - 1 or b == n - 1))
-        rep.games.append(_replay_game(game, r, n, is_crawford, jacoby, evaluator, rep.path, actions))
+        rep.games.append(_replay_game(game, r, n, is_crawford, jacoby, evaluator, rep.path, actions, beaver))
     if not rep.games and rep.error is None:
         rep.error = "no game in the record"
     marks_all = marks_all_hits(rep.games)

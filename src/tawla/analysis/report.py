@@ -2,7 +2,9 @@
 
 Totals are read from the columns of :class:`~tawla.analysis.results.Plays`, so a report on
 millions of plays builds no per-play objects (except the JSON output, which lists them all with
-the IDs of their positions, :mod:`tawla.analysis.ids`).
+the IDs of their positions, :mod:`tawla.analysis.ids`). Money sessions also get their cube
+errors (:mod:`tawla.analysis.cube`): per player counts and totals, checker and cube errors
+separately and combined.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+
+from .cube import KINDS, player_totals
 
 __all__ = ["render_text", "to_json", "summary", "ids_text", "plural"]
 
@@ -27,7 +31,10 @@ def summary(reports) -> dict:
     Returns
     -------
     dict
-        ``mean_equity_loss`` in points per play, rounded to 4 decimals.
+        ``mean_equity_loss`` in points per play, rounded to 4 decimals; ``cube_decisions``
+        (the analysed cube decisions of money sessions), ``cube_errors`` (their count per
+        kind of :data:`tawla.analysis.cube.KINDS`) and ``cube_error`` (their sum in points
+        per unit of cube, rounded to 4 decimals).
     """
     games = [g for r in reports for g in r.games]
     plays = sum(len(g.decisions) for g in games)
@@ -43,15 +50,24 @@ def summary(reports) -> dict:
         "cube_actions": sum(g.cube_actions for g in games),
         "notes": sum(len(g.notes) for g in games),
         "mean_equity_loss": round(loss / plays, 4) if plays else 0.0,
+        "cube_decisions": sum(sum(g.cube_counts["decisions"]) for g in games if g.cube_counts is not None),
+        "cube_errors": {k: sum(1 for g in games for e in g.cube_errors if e["kind"] == k) for k in KINDS},
+        "cube_error": round(sum(e["error"] for g in games for e in g.cube_errors), 4),
     }
 
 
 def to_json(reports, evaluator) -> str:
-    """The whole analysis as JSON (one object: evaluator, summary, matches)."""
+    """The whole analysis as JSON (one object: evaluator, summary, matches).
+
+    Each match is :meth:`MatchReport.to_dict` (its games with their ``cube_decisions``,
+    ``cube_errors`` and ``cube_counts``) with ``player_stats``: per record player the dict of
+    :func:`tawla.analysis.cube.player_totals` (checker, cube and overall errors in points,
+    rates in points per decision; x 1000 for mEMG).
+    """
     return json.dumps({
         "evaluator": {"name": evaluator.name, "description": evaluator.description} if evaluator else None,
         "summary": summary(reports),
-        "matches": [r.to_dict() for r in reports],
+        "matches": [dict(r.to_dict(), player_stats=player_totals(r)) for r in reports],
     }, indent=1)
 
 
@@ -70,6 +86,34 @@ def _worst(rep, k: int) -> list:
     (Decision, game report, index in its game)."""
     cands = [(g.decisions[i], g, i) for g in rep.games for i in g.decisions.worst_indices(k)]
     return sorted(cands, key=lambda c: -c[0].equity_loss)[:k]
+
+
+def _milli(rate) -> str:
+    return "—" if rate is None else f"{1000 * rate:.1f}"
+
+
+def _cube_table(rep) -> Table:
+    """One column per player: cube decisions (close ones), each kind of cube error (count and
+    mEMG in all), the cube, checker and overall error rates (mEMG per decision)."""
+    stats = player_totals(rep)
+    t = Table(title="cube decisions (money model)")
+    t.add_column("")
+    for s in stats:
+        t.add_column(s["name"], justify="right")
+    rows = [("decisions (close)", [f"{s['cube_decisions']} ({s['close_cube']})" for s in stats])]
+    rows += [(f"{k.replace('_', ' ')}s (mEMG)", [f"{s[k + 's']} ({1000 * s[k + '_error']:.0f})" for s in stats])
+             for k in KINDS]
+    rows += [(f"{what} rate (mEMG)", [_milli(s[key]) for s in stats])
+             for what, key in (("cube", "cube_rate"), ("checker", "checker_rate"), ("overall", "overall_rate"))]
+    for label, cells in rows:
+        t.add_row(label, *cells)
+    return t
+
+
+def _worst_cube(rep, k: int) -> list:
+    """The k largest cube errors of a report (ties: file order), each as (game number, error)."""
+    cands = [(g.number, e) for g in rep.games for e in g.cube_errors]
+    return sorted(cands, key=lambda c: -c[1]["error"])[:k]
 
 
 def ids_text(ids: dict) -> str:
@@ -99,7 +143,11 @@ def _totals_line(s: dict, evaluated: bool) -> str:
     line = (f"{files}, {plural(s['games'], 'game')} ({s['games_replayed_clean']} replayed clean, "
             f"{s['games_with_errors']} with illegal plays), {plural(s['plays'], 'play')} "
             f"({s['forced_plays']} forced), {plural(s['cube_actions'], 'cube action')}")
-    return line + (f", mean equity loss {s['mean_equity_loss']:.3f}" if evaluated else "")
+    line += f", mean equity loss {s['mean_equity_loss']:.3f}" if evaluated else ""
+    if s["cube_decisions"]:
+        errors = ", ".join(f"{n} {k.replace('_', ' ')}s" for k, n in s["cube_errors"].items())
+        line += f"; {plural(s['cube_decisions'], 'cube decision')} in money sessions: {errors}"
+    return line
 
 
 def render_text(reports, evaluator, *, worst: int = 3, console: Console | None = None) -> None:
@@ -107,7 +155,9 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
 
     A player whose name the record leaves empty is shown as ``player 1`` (left column) /
     ``player 2``. With no evaluator and no ranked play, the report holds no evaluation: no ``best`` or ``mean
-    loss`` column, no worst plays, no mean equity loss. The default console wraps nothing
+    loss`` column, no worst plays, no mean equity loss. A file with an analysed money session
+    gets a cube table (:func:`tawla.analysis.cube.player_totals`) and its ``worst`` largest
+    cube errors with their IDs. The default console wraps nothing
     when standard output is not a terminal (a path in a note stays on one line).
     """
     con = console or Console(soft_wrap=not sys.stdout.isatty())
@@ -134,6 +184,15 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
                           f" {d.dice[0]}{d.dice[1]}: {d.move or '(pass)'}  best {d.best}  loss {d.equity_loss:.3f}",
                           markup=False, highlight=False)
                 ids = ids_text(rep.ids(g, i))
+                if ids:
+                    con.print(f"    {ids}", markup=False, emoji=False, highlight=False, soft_wrap=True)
+        if any(g.cube_counts is not None for g in rep.games):
+            con.print(_cube_table(rep))
+            for number, e in _worst_cube(rep, worst):
+                con.print(f"  cube: game {number} move {e['move_number']} {rep.player_name(e['player'])}: "
+                          f"{e['kind'].replace('_', ' ')} ({e['proper']}), cube {e['cube']}, "
+                          f"error {1000 * e['error']:.0f} mEMG", markup=False, highlight=False)
+                ids = ids_text(e)
                 if ids:
                     con.print(f"    {ids}", markup=False, emoji=False, highlight=False, soft_wrap=True)
         for g in rep.games:

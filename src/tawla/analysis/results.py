@@ -291,7 +291,25 @@ class GameReport:
         ``"take"``, ``"drop"``), ``player`` (who acts), ``move_number``, ``line``, ``board``
         (the tawla ID of the position before the doubler's roll, from the doubler's seat; None
         when the record doubles before any roll), ``cube`` and ``owner`` (before the double;
-        owner None = centred).
+        owner None = centred). In an analysed money session (see ``cube_counts``) each
+        analysed entry also carries the cube model's ``proper`` decision, its equities
+        ``no_double``, ``double_take`` and ``double_pass`` (points per unit of the cube before
+        the double, from the doubler's seat) and ``error`` (points per unit of cube lost by the
+        player who acts, >= 0).
+    cube_errors : list of dict
+        The cube errors of an analysed money session (:mod:`tawla.analysis.cube`), in order:
+        ``kind`` (``"missed_double"``, ``"wrong_double"``, ``"wrong_take"``, ``"wrong_drop"``),
+        ``player`` (who erred), ``move_number``, ``line``, ``cube`` and ``owner`` (before the
+        decision), ``board`` (tawla ID before the roll, from the seat of the player on roll),
+        ``position_id``, ``match_id`` and ``xgid`` (backgammon; for a take or drop with the
+        double offered), ``proper``, ``no_double``,
+        ``double_take``, ``double_pass`` (as above), ``error`` (points per unit of cube, at least
+        :data:`tawla.analysis.cube.MIN_ERROR`),
+        ``error_memg`` (the same x 1000) and ``points`` (``error`` x the cube).
+    cube_counts : dict or None
+        ``{"decisions": [n1, n2], "close": [c1, c2]}``: the cube decisions of each record
+        player (turns where he could double, answers to doubles) and the close ones; None
+        when the cube decisions were not analysed (no evaluator, no cube, match play).
     """
 
     number: int
@@ -312,6 +330,8 @@ class GameReport:
     hits_unwritten: int = 0
     unsettled: list = field(default_factory=list)
     cube_decisions: list = field(default_factory=list)
+    cube_errors: list = field(default_factory=list)
+    cube_counts: dict | None = None
 
     def __post_init__(self):
         if self.decisions is None:
@@ -331,6 +351,8 @@ class GameReport:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "decisions"}
         d["score"], d["notes"], d["unsettled"] = list(self.score), list(self.notes), list(self.unsettled)
         d["cube_decisions"] = [dict(c) for c in self.cube_decisions]
+        d["cube_errors"] = [dict(c) for c in self.cube_errors]
+        d["cube_counts"] = None if self.cube_counts is None else {k: list(v) for k, v in self.cube_counts.items()}
         if ruleset is None:
             d["decisions"] = [vars(x) for x in self.decisions]
         else:
@@ -362,6 +384,11 @@ class MatchReport:
     def jacoby(self) -> bool:
         """The Jacoby rule of the record's ``Jacoby`` header (default on; money sessions only)."""
         return str(self.headers.get("Jacoby", "On")).strip().lower() not in ("off", "0", "false", "no")
+
+    @property
+    def beaver(self) -> bool:
+        """Whether the record's ``Beaver`` header allows beavers (default off, RULES.md §2.3)."""
+        return str(self.headers.get("Beaver", "Off")).strip().lower() in ("on", "1", "true", "yes")
 
     def ids(self, game, i: int) -> dict:
         """The position IDs of the i-th play of one of :attr:`games` (:meth:`GameReport.ids`)."""

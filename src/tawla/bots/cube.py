@@ -1,4 +1,5 @@
-"""Money-game cube decisions from cubeless probabilities (the Janowski model)."""
+"""Money-game cube decisions from cubeless probabilities (the Janowski model): the quick rule
+of :class:`CubeAction` and the cubeful equities of :class:`MoneyCube`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 
 from ..errors import InvalidArgument, quote
 
-__all__ = ["CubeAction"]
+__all__ = ["CubeAction", "MoneyCube"]
 
 
 @dataclass(frozen=True)
@@ -83,3 +84,137 @@ class CubeAction:
         too_good = (not take) and p[0] > 1.0 + 1e-6  # playing on beats cashing: gammons
         double = bool(may_double and in_window and not too_good)
         return cls(double, bool(take), bool(too_good), win, float(p[2]), float(p[4]), float(p[0]))
+
+
+_EPS = 1e-6
+
+
+def _win_values(p: np.ndarray) -> tuple:
+    """(win chance, average points of a win W, average points of a loss L) per unit of cube."""
+    win = float(np.clip(p[1], _EPS, 1 - _EPS))
+    return win, 1.0 + (p[2] + p[3]) / win, 1.0 + (p[4] + p[5]) / (1 - win)
+
+
+def _cubeful(win: float, W: float, L: float, state: str, x: float, jacoby: bool) -> float:
+    """Janowski's cubeful equity per unit of cube for the side on roll: ``(1 - x)`` times the
+    dead-cube equity plus ``x`` times the fully live one, the live one a broken line through
+    the take point ``TP = (L - 1/2) / (W + L + 1/2)`` and the cash point
+    ``CP = (L + 1) / (W + L + 1/2)``.
+
+    ``state`` is ``"centred"``, ``"own"`` (the side on roll owns the cube) or ``"opp"``. With
+    ``jacoby`` (a centred cube in a money session, RULES.md §2.4) gammons count single while
+    nobody doubles: the dead-cube equity is ``2 win - 1`` and the live one is flat at -1 below
+    TP and +1 above CP.
+    """
+    tp, cp = (L - 0.5) / (W + L + 0.5), (L + 1.0) / (W + L + 0.5)
+    dead = 2 * win - 1 if jacoby else win * W - (1 - win) * L
+    if state == "own":
+        live = -L + (1 + L) * win / cp if win < cp else 1 + (W - 1) * (win - cp) / (1 - cp)
+    elif state == "opp":
+        live = -L + (L - 1) * win / tp if win < tp else -1 + (W + 1) * (win - tp) / (1 - tp)
+    elif win < tp:
+        live = -1.0 if jacoby else -L + (L - 1) * win / tp
+    elif win < cp:
+        live = -1 + 2 * (win - tp) / (cp - tp)
+    else:
+        live = 1.0 if jacoby else 1 + (W - 1) * (win - cp) / (1 - cp)
+    return (1 - x) * dead + x * live
+
+
+@dataclass(frozen=True)
+class MoneyCube:
+    """The cubeful equities of a money-game cube decision (Janowski's model) for the side on
+    roll, before it rolls, in points per unit of the cube before the decision (EMG: a cash
+    of the current cube is 1).
+
+    Attributes
+    ----------
+    no_double : float
+        Not doubling (the cube as it is: centred or owned by the side on roll).
+    double_take : float
+        Doubling and the opponent taking (2 x the equity with the opponent owning a cube of
+        twice the value; with beavers, the opponent beavers when that equity is below 0 and
+        it is doubled again).
+    double_pass : float
+        Doubling and the opponent passing: 1.
+    may_double : bool
+        Whether the side on roll may double (False: the opponent owns the cube; then
+        :attr:`optimal` is :attr:`no_double`).
+    """
+
+    no_double: float
+    double_take: float
+    double_pass: float = 1.0
+    may_double: bool = True
+
+    @classmethod
+    def from_probabilities(cls, probs, owner: int = 0, *, jacoby: bool = False, beaver: bool = False,
+                           efficiency: float = 0.68) -> "MoneyCube":
+        """The model on cubeless pre-roll probabilities, those of :meth:`CubeAction.from_probabilities`.
+
+        Parameters
+        ----------
+        probs : float[6] or float[5]
+            As :meth:`CubeAction.from_probabilities`.
+        owner : int
+            0 centred, 1 the side on roll owns the cube, -1 the opponent does.
+        jacoby : bool
+            The Jacoby rule of a money session (RULES.md §2.4): gammons count single while the
+            cube is centred at 1 (only with ``owner`` 0).
+        beaver : bool
+            The opponent may beaver a double (not in RULES.md §2.3; a record's ``Beaver`` header).
+        efficiency : float
+            Cube efficiency ``x`` in [0, 1].
+
+        Raises
+        ------
+        tawla.errors.InvalidArgument
+            As :meth:`CubeAction.from_probabilities`, or an owner not -1, 0 or 1.
+        """
+        if isinstance(owner, bool) or owner not in (-1, 0, 1):
+            raise InvalidArgument(f"owner must be -1, 0 or 1, not {quote(owner)}")
+        action = CubeAction.from_probabilities(probs, owner >= 0, efficiency)  # checks the input
+        p = np.array([action.equity, *np.asarray(probs, dtype=np.float64)[-5:]])
+        win, W, L = _win_values(p)
+        state = {0: "centred", 1: "own", -1: "opp"}[owner]
+        nd = _cubeful(win, W, L, state, efficiency, jacoby and owner == 0)
+        dt = 2 * _cubeful(win, W, L, "opp", efficiency, False)
+        if beaver and dt < 0:
+            dt *= 2
+        return cls(float(nd), float(dt), 1.0, owner >= 0)
+
+    @property
+    def take(self) -> bool:
+        """Whether the opponent should take a double (the double-take equity is at most the pass's)."""
+        return self.double_take <= self.double_pass
+
+    @property
+    def doubled(self) -> float:
+        """The doubler's equity after a double answered right: min(double-take, double-pass)."""
+        return min(self.double_take, self.double_pass)
+
+    @property
+    def double(self) -> bool:
+        """Whether doubling is right (it may double and a double gains)."""
+        return self.may_double and self.doubled > self.no_double
+
+    @property
+    def too_good(self) -> bool:
+        """Playing on beats cashing: no double because no double is worth more than a pass."""
+        return self.may_double and self.no_double >= self.double_pass and not self.double
+
+    @property
+    def optimal(self) -> float:
+        """The equity of the right decision (points per unit of cube)."""
+        return max(self.no_double, self.doubled) if self.may_double else self.no_double
+
+    @property
+    def proper(self) -> str:
+        """The right decision in words: ``"double, take"``, ``"double, pass"``, ``"no double, take"``,
+        ``"too good, take"``, ``"too good, pass"`` (or ``"no double"`` when it may not double)."""
+        if not self.may_double:
+            return "no double"
+        answer = "take" if self.take else "pass"
+        if self.double:
+            return f"double, {answer}"
+        return f"too good, {answer}" if self.too_good else f"no double, {answer}"
