@@ -166,6 +166,8 @@ def test_record_with_a_dropped_early_double(tmp_path, capsys):
     page = html.read_text(encoding="utf-8")
     assert '<table class="cube-errors">' in page and "overall rate (mEMG per decision)" in page
     assert page.count("<td>wrong drop</td>") == 1 and drop["position_id"] in page
+    # the analysed double: the money equities' decision alone, not the quick model beside it
+    assert "Right: no double, take" in page and "<th>agrees</th>" not in page and "Model:" not in page
 
 
 def test_match_play_and_no_evaluator_are_left_out():

@@ -316,34 +316,44 @@ def _verdict(model) -> str:
     return f"{first}, {'take' if model.take else 'pass'} (win {100 * model.win:.0f}%)"
 
 
+def _right(c: dict) -> str:
+    """What the cube decision's board caption says is right: the cubeful money equities' decision
+    where the double was analysed, else the quick model's verdict."""
+    if c.get("proper") is not None:
+        return f"Right: {c['proper']}"
+    return f"Model: {_verdict(c['model'])}"
+
+
 def _cube_section(rep, file_no: int, shown: int) -> list[str]:
     """The table of every double and its answer, then the first ``shown`` on boards."""
     checks = cube_checks(rep)
     out = ["<h3>Cube decisions</h3>"]
     if not checks:
         return out + ["<p class=\"note\">No double in the record.</p>"]
-    out.append("<p class=\"note\">Checked against the engine's money-game cube model (Janowski, on the "
-               "cubeless pre-roll probabilities of tawla.Bot.cube_action); it knows no match score, so this "
-               "is a reference, not a rating.</p>")
     analysed = any(c["proper"] is not None for c in checks)
-    if analysed:
+    if not analysed:
+        out.append("<p class=\"note\">Checked against the engine's money-game cube model (Janowski, on the "
+                   "cubeless pre-roll probabilities of tawla.Bot.cube_action); it knows no match score, so this "
+                   "is a reference, not a rating.</p>")
+    else:
         out.append("<p class=\"note\">The right decision and the errors: Janowski's cubeful money equities "
                    "(tawla.bots.MoneyCube: no double / double-take / double-pass, points per unit of cube) on the "
                    "probabilities of the analysis's evaluator; errors in mEMG.</p>")
-    extra = "<th>right (money equities)</th><th>error of double / answer (mEMG)</th>" if analysed else ""
+    # analysed (money sessions): the cubeful money equities decide; else the quick model's verdict
+    extra = ("<th>right (money equities)</th><th>error of double / answer (mEMG)</th>" if analysed
+             else "<th>model</th><th>agrees</th>")
     out.append("<table class=\"cubes\"><thead><tr><th>game, move</th><th>doubler</th><th>cube</th><th>answer</th>"
-               f"<th>model</th><th>agrees</th>{extra}</tr></thead><tbody>")
+               f"{extra}</tr></thead><tbody>")
     for c in checks:
         agrees = "—" if c["model"] is None else ("yes" if not c["disagreements"] else "no")
         answer = f"{rep.player_name(1 - c['doubler'])} {c['answer']}s" if c["answer"] else "(none)"
-        cells = ""
+        cells = f"<td>{_e(_verdict(c['model']))}</td><td>{agrees}</td>"
         if analysed:
             right = "—" if c["proper"] is None else f"{c['proper']} ({' / '.join(f'{x:+.3f}' for x in c['equities'])})"
             errs = " / ".join("—" if x is None else f"{1000 * x:.0f}" for x in (c["double_error"], c["answer_error"]))
             cells = f"<td>{_e(right)}</td><td>{errs}</td>"
         out.append(f"<tr><td>{c['game']}, {_e(c['move_number'])}</td><td>{_e(rep.player_name(c['doubler']))}</td>"
-                   f"<td>{c['cube']} \u2192 {2 * c['cube']}</td><td>{_e(answer)}</td><td>{_e(_verdict(c['model']))}</td>"
-                   f"<td>{agrees}</td>{cells}</tr>")
+                   f"<td>{c['cube']} \u2192 {2 * c['cube']}</td><td>{_e(answer)}</td>{cells}</tr>")
     out.append("</tbody></table>")
     ruleset = get_ruleset(rep.ruleset)
     for n, c in enumerate([c for c in checks if c["board"] is not None][:shown], 1):
@@ -356,7 +366,7 @@ def _cube_section(rep, file_no: int, shown: int) -> list[str]:
         ids = f"Position ID {pos.gnubg_id()}  tawla ID {pos.id()}" if ruleset.has_bar else f"tawla ID {pos.id()}"
         answer = f"; {rep.player_name(1 - d)} {c['answer']}s" if c["answer"] else ""
         out.append(f"<div class=\"cube\" id=\"f{file_no}-c{n}\"><p><b>Game {c['game']}, move {_e(c['move_number'])}:</b> "
-                   f"{_e(rep.player_name(d))} doubles to {2 * c['cube']}{_e(answer)}. Model: {_e(_verdict(c['model']))}.</p>"
+                   f"{_e(rep.player_name(d))} doubles to {2 * c['cube']}{_e(answer)}. {_e(_right(c))}.</p>"
                    f"<figure>{picture}<figcaption>before {_e(rep.player_name(d))}'s roll</figcaption></figure>"
                    f"<p class=\"ids\">{_e(ids)}</p></div>")
     return out
