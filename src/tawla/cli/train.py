@@ -56,11 +56,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="the network (.npz) to start supervised rounds from")
     s.add_argument("--rounds", type=positive, default=3, help="rounds (default: 3)")
     s.add_argument("--positions", type=positive, default=200_000, help="positions a round (default: 200000)")
-    s.add_argument("--epochs", type=positive, default=8, help="passes over a round's positions (default: 8)")
-    s.add_argument("--fit-alpha", type=float, default=0.03, help="step size of a round's first pass (default: 0.03)")
-    s.add_argument("--fit-decay", type=float, default=0.8, help="step size factor per pass (default: 0.8)")
-    s.add_argument("--explore", type=float, default=0.0,
-                   help="probability of a random move in the self-play that makes the positions (default: 0)")
+    s.add_argument("--epochs", type=positive, default=10, help="passes over a round's positions (default: 10)")
+    s.add_argument("--fit-alpha", type=float, default=0.1, help="step size of a round's first pass (default: 0.1)")
+    s.add_argument("--fit-decay", type=float, default=0.85, help="step size factor per pass (default: 0.85)")
+    s.add_argument("--explore", type=float, default=0.1,
+                   help="probability of a random move in the self-play that makes the positions (default: 0.1)")
     s.add_argument("--holdout", type=int, default=None,
                    help="positions a round kept out of the fit to measure it (default: a tenth, at most 5000)")
     s.add_argument("--threads", type=positive, default=1, help="threads for the 1-ply targets (default: 1)")

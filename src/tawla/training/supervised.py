@@ -70,10 +70,10 @@ class SuperviseConfig:
     ruleset: str
     rounds: int = 3
     positions: int = 200_000
-    explore: float = 0.0
-    epochs: int = 8
-    alpha: float = 0.03
-    alpha_decay: float = 0.8
+    explore: float = 0.1
+    epochs: int = 10
+    alpha: float = 0.1
+    alpha_decay: float = 0.85
     holdout: int = 5000
     seed: int = 1
     max_turns: int = 10_000
