@@ -58,6 +58,7 @@ def main(argv=None) -> None:
     manifest_path = NETS / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     cfg = net.meta.get("config", {})
+    rounds = [*net.meta.get("earlier_rounds", []), *(net.meta.get("supervised") or {}).get("rounds", [])]
     manifest[name] = {
         "file": target.name,
         "sha256": hashlib.sha256(data).hexdigest(),
@@ -68,9 +69,8 @@ def main(argv=None) -> None:
         "command": net.meta.get("command") or ("tawla train " + " ".join(
             f"--{k.replace('_', '-')} {v}" for k, v in cfg.items() if k != "ruleset") + f" --ruleset {name}"),
         "lineage": net.meta.get("lineage", []),
-        "supervised_rounds": (net.meta.get("supervised") or {}).get("rounds", []),
-        "training_cpu_seconds": round(float(net.meta.get("seconds", 0.0)) + sum(
-            r["seconds"] for r in (net.meta.get("supervised") or {}).get("rounds", [])), 1),
+        "supervised_rounds": rounds,
+        "training_cpu_seconds": round(float(net.meta.get("seconds", 0.0)) + sum(r["seconds"] for r in rounds), 1),
         "learning_curve_vs_heuristic_ply0": net.meta.get("curve", []),
         "strength": args.strength,
         "check": {"positions": ids, "outputs": np.round(outputs.astype(float), 6).tolist()},

@@ -165,7 +165,8 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
     -------
     NetEvaluator
         ``meta`` is the start's, with ``lineage`` (the commands that made the start, oldest
-        first) and ``supervised``: the configuration, the starting network's SHA-256
+        first), ``earlier_rounds`` (the records of the start's own supervised rounds) and
+        ``supervised``: the configuration, the starting network's SHA-256
         (``start``) and a record per round done (``rounds``: positions, ``mse_before`` and
         ``mse_after`` on the held-out positions, ``seconds`` (CPU of the calling thread plus
         the wall time of the target search), the duel against the heuristic 0-ply).
@@ -196,7 +197,8 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
     if net is None:
         net = NetEvaluator.from_bytes(start.to_bytes())
         lineage = [*start.meta.get("lineage", []), start.meta.get("command")]
-        net.meta = {**start.meta, **cfg.extra, "lineage": lineage,
+        earlier = [*start.meta.get("earlier_rounds", []), *(start.meta.get("supervised") or {}).get("rounds", [])]
+        net.meta = {**start.meta, **cfg.extra, "lineage": lineage, "earlier_rounds": earlier,
                     "supervised": {"config": conf, "start": start_sha, "rounds": []}}
     params = native.params(r)
     one, two = _race(r, cfg.race_cutoff)
