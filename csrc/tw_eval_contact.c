@@ -13,6 +13,10 @@ double TW_LOGMISS[26];
 double TW_PHI_TAB[16002];
 int TW_BINOM[32][8];
 
+/* Bit x (0 .. p - 1) of TW_SHOT_FROM[p]: a shooter x points from the far end (0 the bar, in
+   the numbering of the side shot at: p - x away from a blot on p) can hit it. */
+static uint32_t TW_SHOT_FROM[25];
+
 void tw_eval_init(void) {
     static const int shots[26] = {0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1,
                                   0, 0, 0, 1, 0};
@@ -26,6 +30,9 @@ void tw_eval_init(void) {
         TW_BINOM[i][0] = 1;
         for (j = 1; j < 8 && i > 0; j++) TW_BINOM[i][j] = TW_BINOM[i - 1][j - 1] + TW_BINOM[i - 1][j];
     }
+    for (i = 1; i <= 24; i++)
+        for (TW_SHOT_FROM[i] = 0, j = 0; j < i; j++)
+            if (TW_SHOTS[i - j] > 0) TW_SHOT_FROM[i] |= 1u << j;
     for (i = 0; i < 16002; i++) TW_PHI_TAB[i] = 0.5 * (1.0 + erf((-8.0 + i * 0.001) / 1.4142135623730951));
 }
 
@@ -43,28 +50,38 @@ static void tw_raw_features(const int *S, double *f) {
 }
 
 void tw_hand_features(const int *S, const int *O, double *f) {
-    int p, d, x;
-    int shooters[25];
-    double lm, ph, logsum = 0.0, lost = 0.0, pips = 0.0, stack = 0.0;
-    int o_home = 0, run = 0, best = 0, anchors = 0, back = 0, home_made = 0;
-    shooters[0] = O[25] > 0;
-    for (x = 1; x <= 24; x++) shooters[x] = O[25 - x] > 0;
+    int p, x, s;
+    uint32_t shooters = O[25] > 0, blots = 0, b;
+    double lm, ph, logsum = 0.0, lost = 0.0;
+    int pips = 25 * S[25], stack = 0, o_home = 0, run = 0, best = 0, anchors = 0, back = S[25], home_made = 0;
+    for (x = 1; x <= 24; x++) shooters |= (uint32_t)(O[25 - x] > 0) << x;
     for (p = 1; p <= 24; p++) {
-        if (S[p] == 1) {
-            lm = 0.0;
-            for (d = 1; d <= p; d++)
-                if (TW_SHOTS[d] > 0 && shooters[p - d]) lm += TW_LOGMISS[d];
-            ph = 1.0 - exp(lm);
-            if (1.0 - ph > 1e-9) logsum += log(1.0 - ph);
-            else logsum += log(1e-9);
-            lost += ph * (25 - p);
-        }
-        if (S[p] > 3) stack += S[p] - 3;
+        s = S[p];
+        pips += s * p;
+        blots |= (uint32_t)(s == 1) << p;
+        if (s > 3) stack += s - 3;
     }
-    for (p = 0; p < 26; p++) pips += S[p] * p;
+    /* each blot's chance of being hit, ph = 1 - prod (1 - shot chance) over the distances d
+       (ascending) to the opponent's checkers behind it; a blot no checker reaches adds 0 */
+    while (blots) {
+        p = tw_lobit(blots);
+        blots &= blots - 1;
+        b = shooters & TW_SHOT_FROM[p];
+        if (!b) continue;
+        lm = 0.0;
+        while (b) {  /* nearest shooter first: d = p - x ascending */
+            x = tw_hibit(b);
+            b &= ~(1u << x);
+            lm += TW_LOGMISS[p - x];
+        }
+        ph = 1.0 - exp(lm);
+        if (1.0 - ph > 1e-9) logsum += log(1.0 - ph);
+        else logsum += log(1e-9);
+        lost += ph * (25 - p);
+    }
     for (p = 1; p <= 6; p++) {
-        if (O[p] >= 2) o_home += 1;
-        if (S[p] >= 2) home_made += 1;
+        o_home += O[p] >= 2;
+        home_made += S[p] >= 2;
     }
     for (p = 1; p <= 12; p++) {
         if (S[p] >= 2) {
@@ -74,8 +91,10 @@ void tw_hand_features(const int *S, const int *O, double *f) {
             run = 0;
         }
     }
-    for (p = 19; p <= 24; p++) if (S[p] >= 2) anchors += 1;
-    for (p = 19; p <= 25; p++) back += S[p];
+    for (p = 19; p <= 24; p++) {
+        anchors += S[p] >= 2;
+        back += S[p];
+    }
     f[0] = pips / 100.0;
     f[1] = S[25];
     f[2] = S[25] * (o_home / 6.0) * (o_home / 6.0);
@@ -85,7 +104,7 @@ void tw_hand_features(const int *S, const int *O, double *f) {
     f[6] = best * best / 6.0;
     f[7] = anchors;
     f[8] = back / 5.0;
-    f[9] = 1.0 - exp(logsum);
+    f[9] = logsum == 0.0 ? 0.0 : 1.0 - exp(logsum);
     f[10] = lost / 25.0;
     f[11] = stack / 5.0;
     f[12] = S[0] / 15.0;
