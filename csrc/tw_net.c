@@ -30,11 +30,14 @@
 #define TW_SIG_N (2 * TW_SIG_RANGE * TW_SIG_STEPS + 2)
 #define TW_NET_LANES 8
 static float TW_SIG[TW_SIG_N];
+static float TW_SIG_PAIRS[2 * TW_SIG_N];  /* TW_SIG[j], TW_SIG[j + 1] - TW_SIG[j] (0 for the last) */
 
-typedef void (*tw_first_layer_fn)(const tw_net *, const int *, const float *, int, float *);
-static void tw_first_layer(const tw_net *n, const int *idx, const float *val, int m, float *acc);
+typedef void (*tw_first_layer_fn)(const tw_net *, const float *, const int *, const float *, int, float *);
+static void tw_first_layer(const tw_net *n, const float *start, const int *idx, const float *val, int m,
+                           float *acc);
 #if TW_NET_X86
-static void tw_first_layer_avx(const tw_net *n, const int *idx, const float *val, int m, float *acc);
+static void tw_first_layer_avx(const tw_net *n, const float *start, const int *idx, const float *val, int m,
+                               float *acc);
 #endif
 static tw_first_layer_fn tw_net_first_layer = tw_first_layer;
 static int tw_net_avx2 = 0;
@@ -44,6 +47,10 @@ void tw_net_init(void) {
     for (i = 0; i < TW_SIG_N; i++) {
         double x = -TW_SIG_RANGE + (double)i / TW_SIG_STEPS;
         TW_SIG[i] = (float)(1.0 / (1.0 + exp(-x)));
+    }
+    for (i = 0; i < TW_SIG_N; i++) {
+        TW_SIG_PAIRS[2 * i] = TW_SIG[i];
+        TW_SIG_PAIRS[2 * i + 1] = i + 1 < TW_SIG_N ? TW_SIG[i + 1] - TW_SIG[i] : 0.0f;
     }
 #if TW_NET_X86
     __builtin_cpu_init();
@@ -65,15 +72,17 @@ TW_INLINE float tw_sigmoid(float z) {
     return TW_SIG[j] + t * (TW_SIG[j + 1] - TW_SIG[j]);
 }
 
-/* The first layer of one row: acc[j] = b1[j] + sum over i (in order) of val[i] * w1[idx[i]][j],
-   a product then a sum per term (v * w == w exactly when v is 1); the hidden units in blocks of
-   TW_NET_BLOCK held in registers across all the nonzero inputs. */
-static void tw_first_layer(const tw_net *n, const int *idx, const float *val, int m, float *acc) {
+/* The first layer of one row from start[nh] (b1, or the sums of the row's first inputs):
+   acc[j] = start[j] + sum over i (in order) of val[i] * w1[idx[i]][j], a product then a sum per
+   term (v * w == w exactly when v is 1); the hidden units in blocks of TW_NET_BLOCK held in
+   registers across all the nonzero inputs. */
+static void tw_first_layer(const tw_net *n, const float *start, const int *idx, const float *val, int m,
+                           float *acc) {
     int nh = n->nh, i, j, jb;
     for (jb = 0; jb + TW_NET_BLOCK <= nh; jb += TW_NET_BLOCK) {
 #if TW_HAVE_SSE2
-        __m128 a0 = _mm_loadu_ps(n->b1 + jb), a1 = _mm_loadu_ps(n->b1 + jb + 4);
-        __m128 a2 = _mm_loadu_ps(n->b1 + jb + 8), a3 = _mm_loadu_ps(n->b1 + jb + 12);
+        __m128 a0 = _mm_loadu_ps(start + jb), a1 = _mm_loadu_ps(start + jb + 4);
+        __m128 a2 = _mm_loadu_ps(start + jb + 8), a3 = _mm_loadu_ps(start + jb + 12);
         for (i = 0; i < m; i++) {
             const float *w = n->w1 + (size_t)idx[i] * (size_t)nh + jb;
             __m128 v = _mm_set1_ps(val[i]);
@@ -86,7 +95,7 @@ static void tw_first_layer(const tw_net *n, const int *idx, const float *val, in
         _mm_storeu_ps(acc + jb + 8, a2); _mm_storeu_ps(acc + jb + 12, a3);
 #else
         float a[TW_NET_BLOCK];
-        for (j = 0; j < TW_NET_BLOCK; j++) a[j] = n->b1[jb + j];
+        for (j = 0; j < TW_NET_BLOCK; j++) a[j] = start[jb + j];
         for (i = 0; i < m; i++) {
             const float *w = n->w1 + (size_t)idx[i] * (size_t)nh + jb;
             float v = val[i];
@@ -95,7 +104,7 @@ static void tw_first_layer(const tw_net *n, const int *idx, const float *val, in
         for (j = 0; j < TW_NET_BLOCK; j++) acc[jb + j] = a[j];
 #endif
     }
-    for (j = jb; j < nh; j++) acc[j] = n->b1[j];
+    for (j = jb; j < nh; j++) acc[j] = start[j];
     if (jb < nh) {
         for (i = 0; i < m; i++) {
             const float *w = n->w1 + (size_t)idx[i] * (size_t)nh;
@@ -107,12 +116,13 @@ static void tw_first_layer(const tw_net *n, const int *idx, const float *val, in
 
 /* tw_first_layer in 8-wide AVX registers, 64 hidden units a pass, then 8, then one by one. */
 #if TW_NET_X86
-__attribute__((target("avx"))) static void tw_first_layer_avx(const tw_net *n, const int *idx,
-                                                               const float *val, int m, float *acc) {
+__attribute__((target("avx"))) static void tw_first_layer_avx(const tw_net *n, const float *start,
+                                                               const int *idx, const float *val, int m,
+                                                               float *acc) {
     int nh = n->nh, i, j, jb, q;
     for (jb = 0; jb + 64 <= nh; jb += 64) {
         __m256 a[8];
-        for (q = 0; q < 8; q++) a[q] = _mm256_loadu_ps(n->b1 + jb + 8 * q);
+        for (q = 0; q < 8; q++) a[q] = _mm256_loadu_ps(start + jb + 8 * q);
         for (i = 0; i < m; i++) {
             const float *w = n->w1 + (size_t)idx[i] * (size_t)nh + jb;
             __m256 v = _mm256_set1_ps(val[i]);
@@ -121,13 +131,13 @@ __attribute__((target("avx"))) static void tw_first_layer_avx(const tw_net *n, c
         for (q = 0; q < 8; q++) _mm256_storeu_ps(acc + jb + 8 * q, a[q]);
     }
     for (; jb + 8 <= nh; jb += 8) {
-        __m256 a = _mm256_loadu_ps(n->b1 + jb);
+        __m256 a = _mm256_loadu_ps(start + jb);
         for (i = 0; i < m; i++)
             a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(val[i]),
                                                _mm256_loadu_ps(n->w1 + (size_t)idx[i] * (size_t)nh + jb)));
         _mm256_storeu_ps(acc + jb, a);
     }
-    for (j = jb; j < nh; j++) acc[j] = n->b1[j];
+    for (j = jb; j < nh; j++) acc[j] = start[j];
     if (jb < nh) {
         for (i = 0; i < m; i++) {
             const float *w = n->w1 + (size_t)idx[i] * (size_t)nh;
@@ -137,19 +147,28 @@ __attribute__((target("avx"))) static void tw_first_layer_avx(const tw_net *n, c
     }
 }
 
-/* tw_sigmoid of 8 values (the same clamp, truncation and interpolation). */
+/* tw_sigmoid of 8 values (the same clamp, truncation and interpolation; each entry and its
+   difference to the next read as one pair of TW_SIG_PAIRS). */
 __attribute__((target("avx2"))) static inline __m256 tw_sigmoid8(__m256 z) {
     __m256 t = _mm256_mul_ps(_mm256_add_ps(z, _mm256_set1_ps((float)TW_SIG_RANGE)),
                              _mm256_set1_ps((float)TW_SIG_STEPS));
     __m256i j;
-    __m256 s0, s1;
+    __m128 a0, a1, a2, a3;
+    __m256 lo, hi;
+    int ji[8];
     t = _mm256_max_ps(t, _mm256_setzero_ps());
     t = _mm256_min_ps(t, _mm256_set1_ps((float)(TW_SIG_N - 2)));
     j = _mm256_cvttps_epi32(t);
     t = _mm256_sub_ps(t, _mm256_cvtepi32_ps(j));
-    s0 = _mm256_i32gather_ps(TW_SIG, j, 4);
-    s1 = _mm256_i32gather_ps(TW_SIG + 1, j, 4);
-    return _mm256_add_ps(s0, _mm256_mul_ps(t, _mm256_sub_ps(s1, s0)));
+    _mm256_storeu_si256((__m256i *)ji, j);
+#define TW_PAIRS(a, b) _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(TW_SIG_PAIRS + 2 * ji[a])), \
+                                    (const __m64 *)(TW_SIG_PAIRS + 2 * ji[b]))
+    a0 = TW_PAIRS(0, 1); a1 = TW_PAIRS(2, 3); a2 = TW_PAIRS(4, 5); a3 = TW_PAIRS(6, 7);
+#undef TW_PAIRS
+    lo = _mm256_insertf128_ps(_mm256_castps128_ps256(a0), a2, 1);  /* s0 d0 s1 d1 | s4 d4 s5 d5 */
+    hi = _mm256_insertf128_ps(_mm256_castps128_ps256(a1), a3, 1);  /* s2 d2 s3 d3 | s6 d6 s7 d7 */
+    return _mm256_add_ps(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)),
+                         _mm256_mul_ps(t, _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1))));
 }
 
 /* Hidden units and outputs o[l][TW_NET_NO] of the first layers acc[l] of TW_NET_LANES rows (the
@@ -210,18 +229,36 @@ static void tw_tail(const tw_net *n, const float *acc, float *h, float *o) {
 
 void tw_net_forward(const tw_net *n, const int *idx, const float *val, int m, float *h, float *o) {
     float acc[TW_NET_MAXH];
-    tw_net_first_layer(n, idx, val, m, acc);
+    tw_net_first_layer(n, n->b1, idx, val, m, acc);
     tw_tail(n, acc, h, o);
 }
 
+/* The first layer's sums after the mover's point, bar and off inputs (the first k) of the last
+   row that needed them: the rows that follow with the same first inputs (siblings that hit
+   nothing) start from them, the same sums done once. */
+typedef struct {
+    int k;  /* -1 while there is none */
+    int idx[TW_NET_SIDE];
+    float val[TW_NET_SIDE];
+    float acc[TW_NET_MAXH];
+} tw_net_prefix;
+
 /* Outputs o[l][TW_NET_NO] of rows[l], l < nl <= TW_NET_LANES. */
-static void tw_net_lanes(const tw_params *P, const tw_net *n, const uint8_t *const *rows, int nl, float *o) {
+static void tw_net_lanes(const tw_params *P, const tw_net *n, const uint8_t *const *rows, int nl, float *o,
+                         tw_net_prefix *pre) {
     float acc[TW_NET_LANES][TW_NET_MAXH], h[TW_NET_MAXH];
-    int idx[TW_NET_NI], l, m;
+    int idx[TW_NET_NI], l, m, k;
     float val[TW_NET_NI];
     for (l = 0; l < nl; l++) {
-        m = tw_net_inputs(P, rows[l], idx, val);
-        tw_net_first_layer(n, idx, val, m, acc[l]);
+        m = tw_net_inputs_raw(P, rows[l], idx, val, &k);
+        if (k != pre->k || memcmp(idx, pre->idx, (size_t)k * sizeof(int)) != 0
+                || memcmp(val, pre->val, (size_t)k * sizeof(float)) != 0) {
+            tw_net_first_layer(n, n->b1, idx, val, k, pre->acc);
+            pre->k = k;
+            memcpy(pre->idx, idx, (size_t)k * sizeof(int));
+            memcpy(pre->val, val, (size_t)k * sizeof(float));
+        }
+        tw_net_first_layer(n, pre->acc, idx + k, val + k, m - k, acc[l]);
     }
 #if TW_NET_X86
     if (tw_net_avx2) {
@@ -235,12 +272,14 @@ static void tw_net_lanes(const tw_params *P, const tw_net *n, const uint8_t *con
 
 void tw_net_rows(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, float *o) {
     const uint8_t *lane[TW_NET_LANES];
+    tw_net_prefix pre;
     long i;
     int l;
+    pre.k = -1;
     for (i = 0; i < count; i += TW_NET_LANES) {
         int nl = count - i < TW_NET_LANES ? (int)(count - i) : TW_NET_LANES;
         for (l = 0; l < nl; l++) lane[l] = rows + (size_t)(i + l) * TW_W;
-        tw_net_lanes(P, n, lane, nl, o + (size_t)i * TW_NET_NO);
+        tw_net_lanes(P, n, lane, nl, o + (size_t)i * TW_NET_NO, &pre);
     }
 }
 
@@ -249,7 +288,9 @@ void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, lo
     const uint8_t *lane[TW_NET_LANES];
     long at[TW_NET_LANES], i;
     float o[TW_NET_LANES * TW_NET_NO];
+    tw_net_prefix pre;
     int nl = 0, l;
+    pre.k = -1;
     for (i = 0; i <= count; i++) {
         if (i < count) {
             const uint8_t *row = rows + (size_t)i * TW_W;
@@ -258,7 +299,7 @@ void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, lo
             at[nl++] = i;
         }
         if (nl == TW_NET_LANES || (i == count && nl > 0)) {
-            tw_net_lanes(P, n, lane, nl, o);
+            tw_net_lanes(P, n, lane, nl, o, &pre);
             for (l = 0; l < nl; l++) tw_net_columns(P, o + l * TW_NET_NO, out + (size_t)at[l] * 6);
             nl = 0;
         }

@@ -48,6 +48,9 @@ void tw_net_init(void);
 /* The nonzero inputs of a row (mover's seat): their indices into idx and values into val
    (each TW_NET_NI long at most); returns how many. */
 int tw_net_inputs(const tw_params *P, const uint8_t *row, int *idx, float *val);
+/* The same, and into raw how many of them are the mover's point, bar and off inputs (the first
+   ones: rows with the same mover's checkers share them). */
+int tw_net_inputs_raw(const tw_params *P, const uint8_t *row, int *idx, float *val, int *raw);
 
 /* Hidden activations h[nh] and outputs o[TW_NET_NO] of the sparse inputs. */
 void tw_net_forward(const tw_net *n, const int *idx, const float *val, int m, float *h, float *o);
