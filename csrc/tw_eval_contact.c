@@ -17,6 +17,22 @@ int TW_BINOM[32][8];
    the numbering of the side shot at: p - x away from a blot on p) can hit it. */
 static uint32_t TW_SHOT_FROM[25];
 
+/* The blots' hit chances already computed in this thread, by key (point << 24 | the shooters'
+   bits that reach it; 0 free), direct-mapped: each value as its first computation gave it. */
+#if defined(_MSC_VER)
+#define TW_THREAD __declspec(thread)
+#elif defined(__GNUC__) || defined(__clang__)
+#define TW_THREAD __thread
+#else
+#define TW_THREAD _Thread_local
+#endif
+#define TW_SHOT_CACHE_BITS 9
+typedef struct {
+    uint32_t key[1 << TW_SHOT_CACHE_BITS];
+    double ph[1 << TW_SHOT_CACHE_BITS], term[1 << TW_SHOT_CACHE_BITS];
+} tw_shot_memo;
+static TW_THREAD tw_shot_memo tw_shots_seen;
+
 void tw_eval_init(void) {
     static const int shots[26] = {0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1,
                                   0, 0, 0, 1, 0};
@@ -51,8 +67,9 @@ static void tw_raw_features(const int *S, double *f) {
 
 void tw_hand_features(const int *S, const int *O, double *f) {
     int p, x, s;
-    uint32_t shooters = O[25] > 0, blots = 0, b;
+    uint32_t shooters = O[25] > 0, blots = 0, b, key, slot;
     double lm, ph, logsum = 0.0, lost = 0.0;
+    tw_shot_memo *seen = NULL;
     int pips = 25 * S[25], stack = 0, o_home = 0, run = 0, best = 0, anchors = 0, back = S[25], home_made = 0;
     for (x = 1; x <= 24; x++) shooters |= (uint32_t)(O[25 - x] > 0) << x;
     for (p = 1; p <= 24; p++) {
@@ -62,22 +79,29 @@ void tw_hand_features(const int *S, const int *O, double *f) {
         if (s > 3) stack += s - 3;
     }
     /* each blot's chance of being hit, ph = 1 - prod (1 - shot chance) over the distances d
-       (ascending) to the opponent's checkers behind it; a blot no checker reaches adds 0 */
+       (ascending) to the opponent's checkers behind it, and its term of the log-sum, looked up
+       by the blot's point and the shooters that reach it; a blot no checker reaches adds 0 */
+    if (blots) seen = &tw_shots_seen;
     while (blots) {
         p = tw_lobit(blots);
         blots &= blots - 1;
         b = shooters & TW_SHOT_FROM[p];
         if (!b) continue;
-        lm = 0.0;
-        while (b) {  /* nearest shooter first: d = p - x ascending */
-            x = tw_hibit(b);
-            b &= ~(1u << x);
-            lm += TW_LOGMISS[p - x];
+        key = (uint32_t)p << 24 | b;
+        slot = (key * 2654435761u) >> (32 - TW_SHOT_CACHE_BITS);
+        if (seen->key[slot] != key) {
+            lm = 0.0;
+            for (x = 0; b; b &= ~(1u << x)) {  /* nearest shooter first: d = p - x ascending */
+                x = tw_hibit(b);
+                lm += TW_LOGMISS[p - x];
+            }
+            ph = 1.0 - exp(lm);
+            seen->key[slot] = key;
+            seen->ph[slot] = ph;
+            seen->term[slot] = 1.0 - ph > 1e-9 ? log(1.0 - ph) : log(1e-9);
         }
-        ph = 1.0 - exp(lm);
-        if (1.0 - ph > 1e-9) logsum += log(1.0 - ph);
-        else logsum += log(1e-9);
-        lost += ph * (25 - p);
+        logsum += seen->term[slot];
+        lost += seen->ph[slot] * (25 - p);
     }
     for (p = 1; p <= 6; p++) {
         o_home += O[p] >= 2;
