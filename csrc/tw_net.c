@@ -233,15 +233,41 @@ void tw_net_forward(const tw_net *n, const int *idx, const float *val, int m, fl
     tw_tail(n, acc, h, o);
 }
 
-/* The first layer's sums after the mover's point, bar and off inputs (the first k) of the last
-   row that needed them: the rows that follow with the same first inputs (siblings that hit
-   nothing) start from them, the same sums done once. */
+/* The first layer's sums after the mover's point, bar and off inputs (the first k) of rows
+   already seen, the last two that differed there: the rows with the same first inputs
+   (siblings, whether they hit or not) start from them, the same sums done once. */
 typedef struct {
     int k;  /* -1 while there is none */
     int idx[TW_NET_SIDE];
     float val[TW_NET_SIDE];
     float acc[TW_NET_MAXH];
+} tw_net_start;
+
+typedef struct {
+    tw_net_start s[2];
+    int last;  /* the one used last */
 } tw_net_prefix;
+
+static void tw_prefix_init(tw_net_prefix *pre) { pre->s[0].k = pre->s[1].k = -1; pre->last = 0; }
+
+TW_INLINE int tw_prefix_is(const tw_net_start *s, const int *idx, const float *val, int k) {
+    return k == s->k && memcmp(idx, s->idx, (size_t)k * sizeof(int)) == 0
+           && memcmp(val, s->val, (size_t)k * sizeof(float)) == 0;
+}
+
+/* The sums after the first k inputs of a row (computed unless seen among the last two). */
+static const float *tw_prefix(const tw_net *n, tw_net_prefix *pre, const int *idx, const float *val, int k) {
+    tw_net_start *s = &pre->s[pre->last];
+    if (tw_prefix_is(s, idx, val, k)) return s->acc;
+    pre->last ^= 1;
+    s = &pre->s[pre->last];
+    if (tw_prefix_is(s, idx, val, k)) return s->acc;
+    tw_net_first_layer(n, n->b1, idx, val, k, s->acc);
+    s->k = k;
+    memcpy(s->idx, idx, (size_t)k * sizeof(int));
+    memcpy(s->val, val, (size_t)k * sizeof(float));
+    return s->acc;
+}
 
 /* Outputs o[l][TW_NET_NO] of rows[l], l < nl <= TW_NET_LANES. */
 static void tw_net_lanes(const tw_params *P, const tw_net *n, const uint8_t *const *rows, int nl, float *o,
@@ -251,14 +277,7 @@ static void tw_net_lanes(const tw_params *P, const tw_net *n, const uint8_t *con
     float val[TW_NET_NI];
     for (l = 0; l < nl; l++) {
         m = tw_net_inputs_raw(P, rows[l], idx, val, &k);
-        if (k != pre->k || memcmp(idx, pre->idx, (size_t)k * sizeof(int)) != 0
-                || memcmp(val, pre->val, (size_t)k * sizeof(float)) != 0) {
-            tw_net_first_layer(n, n->b1, idx, val, k, pre->acc);
-            pre->k = k;
-            memcpy(pre->idx, idx, (size_t)k * sizeof(int));
-            memcpy(pre->val, val, (size_t)k * sizeof(float));
-        }
-        tw_net_first_layer(n, pre->acc, idx + k, val + k, m - k, acc[l]);
+        tw_net_first_layer(n, tw_prefix(n, pre, idx, val, k), idx + k, val + k, m - k, acc[l]);
     }
 #if TW_NET_X86
     if (tw_net_avx2) {
@@ -275,7 +294,7 @@ void tw_net_rows(const tw_params *P, const tw_net *n, const uint8_t *rows, long 
     tw_net_prefix pre;
     long i;
     int l;
-    pre.k = -1;
+    tw_prefix_init(&pre);
     for (i = 0; i < count; i += TW_NET_LANES) {
         int nl = count - i < TW_NET_LANES ? (int)(count - i) : TW_NET_LANES;
         for (l = 0; l < nl; l++) lane[l] = rows + (size_t)(i + l) * TW_W;
@@ -290,7 +309,7 @@ void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, lo
     float o[TW_NET_LANES * TW_NET_NO];
     tw_net_prefix pre;
     int nl = 0, l;
-    pre.k = -1;
+    tw_prefix_init(&pre);
     for (i = 0; i <= count; i++) {
         if (i < count) {
             const uint8_t *row = rows + (size_t)i * TW_W;
