@@ -299,6 +299,7 @@ def expand_all_rolls(const uint8_t[:, ::1] positions, Params params, bint checke
 include "_fast_turns.pxi"
 include "_fast_match.pxi"
 include "_fast_net.pxi"
+include "_fast_net_play.pxi"
 
 
 # --- results and playouts ------------------------------------------------------------------------
