@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include "tw_eval.h"
+#include "tw_board.h"  /* TW_HAVE_SSE2, tw_map_pins */
 
 double TW_SHOTS[26];
 double TW_LOGMISS[26];
@@ -65,18 +66,34 @@ static void tw_raw_features(const int *S, double *f) {
     f[97] = S[0] / 15.0;
 }
 
+/* Bits p (1..24) where A[p] > t (A: int[26]). */
+TW_INLINE uint32_t tw_gt_mask(const int *A, int t) {
+    uint32_t m = 0;
+    int i;
+#if TW_HAVE_SSE2
+    __m128i k = _mm_set1_epi32(t);
+    for (i = 0; i < 6; i++)
+        m |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(
+                 _mm_cmpgt_epi32(_mm_loadu_si128((const __m128i *)(A + 1 + 4 * i)), k))) << (4 * i);
+#else
+    for (i = 0; i < 24; i++) m |= (uint32_t)(A[i + 1] > t) << i;
+#endif
+    return m << 1;
+}
+
 void tw_hand_features(const int *S, const int *O, double *f) {
     int p, x, s;
     uint32_t shooters = O[25] > 0, blots = 0, b, key, slot;
     double lm, ph, logsum = 0.0, lost = 0.0;
     tw_shot_memo *seen = NULL;
     int pips = 25 * S[25], stack = 0, o_home = 0, run = 0, best = 0, anchors = 0, back = S[25], home_made = 0;
-    for (x = 1; x <= 24; x++) shooters |= (uint32_t)(O[25 - x] > 0) << x;
+    /* bit x: an opponent's checker x points from the far end (its point 25 - x; bit 0 its bar) */
+    shooters |= tw_map_pins(tw_gt_mask(O, 0) >> 1, 0) << 1;
+    blots = tw_gt_mask(S, 0) & ~tw_gt_mask(S, 1);
     for (p = 1; p <= 24; p++) {
         s = S[p];
         pips += s * p;
-        blots |= (uint32_t)(s == 1) << p;
-        if (s > 3) stack += s - 3;
+        stack += s > 3 ? s - 3 : 0;
     }
     /* each blot's chance of being hit, ph = 1 - prod (1 - shot chance) over the distances d
        (ascending) to the opponent's checkers behind it, and its term of the log-sum, looked up
