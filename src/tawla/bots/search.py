@@ -206,7 +206,7 @@ class Bot:
         """``position`` if it is a board of this bot's ruleset."""
         if not isinstance(position, Position):
             raise InvalidPosition(f"a bot plays a tawla.Position, not {type(position).__name__}")
-        if position.ruleset != self.ruleset:
+        if position.ruleset is not self.ruleset and position.ruleset != self.ruleset:
             raise UnsupportedRuleset(f"a {self.ruleset.name} bot cannot play a {position.ruleset.name} position")
         return position
 
