@@ -121,7 +121,8 @@ def cmd_speed(args) -> None:
             for _ in range(reps):
                 fast.net_outputs(x, params, net.w1, net.b1, net.w2, net.b2, False)
             dt = min(dt, (time.process_time() - t) / (reps * len(x)))
-        print(f"net outputs ({net.hidden} hidden, sparse), {label}: {1e6 * dt:.3f} µs each = {1 / dt:,.0f} a CPU second")
+        print(f"net outputs ({net.hidden} hidden, sparse), {label}: {1e6 * dt:.3f} µs each = "
+              f"{1 / dt:,.0f} a CPU second")
     import gnubg_nn as g
     boards = [to_gnubg(bytes(x)) for x in rows[:2000]]
     t = time.process_time()

@@ -137,16 +137,16 @@ def compiled_net_choice(model, r) -> Callable[[bytes, tuple[int, int], Any], Any
     the opponent, :func:`evaluate_rows` gives the lowest equity (the first of equals), or None
     when the game is over or the turn passes.
     """
-    if native.fast_net is None or not _compiled_net_pass(model, r):
+    fast = native.fast_net
+    if fast is None or not _compiled_net_pass(model, r):
         return None
     chooser: list = []  # made at the first call, which loads the race tables
 
     def choose(row: bytes, dice: tuple[int, int], ruleset) -> Any:
         if not chooser:
             one, _, _, two = eval_tables()
-            chooser.append(native.fast_net.NetChooser(native.params(r), model.w1, model.b1, model.w2, model.b2,
-                                                      r.scoring == "cube", r.bar_backgammon_counts_double,
-                                                      one, two).choose)
+            chooser.append(fast.NetChooser(native.params(r), model.w1, model.b1, model.w2, model.b2,
+                                           r.scoring == "cube", r.bar_backgammon_counts_double, one, two).choose)
         return chooser[0](row, dice, ruleset)
 
     return choose
