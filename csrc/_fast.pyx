@@ -300,6 +300,7 @@ include "_fast_turns.pxi"
 include "_fast_match.pxi"
 include "_fast_net.pxi"
 include "_fast_net_train.pxi"
+include "_fast_net_play.pxi"
 
 
 # --- results and playouts ------------------------------------------------------------------------

@@ -65,15 +65,14 @@ def net_outputs(const uint8_t[:, ::1] positions, Params params, const float[:, :
         A row that is not a position of the ruleset (when ``checked``).
     """
     cdef tw_net net = _net_view(w1, b1, w2, b2)
-    cdef Py_ssize_t i, n = positions.shape[0]
-    cdef float h[TW_NET_MAXH]
+    cdef Py_ssize_t n = positions.shape[0]
     if checked:
         _validate_batch(params, positions)
     out = np.zeros((n, TW_NET_NO), dtype=np.float32)
     cdef float[:, ::1] o = out
-    with nogil:
-        for i in range(n):
-            tw_net_row(&params.p, &net, &positions[i, 0], h, &o[i, 0])
+    if n:
+        with nogil:
+            tw_net_rows(&params.p, &net, &positions[0, 0], n, &o[0, 0])
     return out
 
 
@@ -89,16 +88,17 @@ def net_columns(const uint8_t[:, ::1] positions, Params params, const float[:, :
     """
     cdef tw_net net = _net_view(w1, b1, w2, b2)
     cdef Py_ssize_t i, n = positions.shape[0]
-    cdef float h[TW_NET_MAXH]
-    cdef float o[TW_NET_NO]
     if checked:
         _validate_batch(params, positions)
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] c = out
+    if n == 0:
+        return out
+    cdef float[:, ::1] o = np.empty((n, TW_NET_NO), dtype=np.float32)
     with nogil:
+        tw_net_rows(&params.p, &net, &positions[0, 0], n, &o[0, 0])
         for i in range(n):
-            tw_net_row(&params.p, &net, &positions[i, 0], h, o)
-            tw_net_columns(&params.p, o, &c[i, 0])
+            tw_net_columns(&params.p, &o[i, 0], &c[i, 0])
     return out
 
 
@@ -115,9 +115,7 @@ def net_eval_bg(const uint8_t[:, ::1] positions, Params params, const float[:, :
         Weights of other shapes, or a same-direction ruleset.
     """
     cdef tw_net net = _net_view(w1, b1, w2, b2)
-    cdef Py_ssize_t i, n = positions.shape[0]
-    cdef float h[TW_NET_MAXH]
-    cdef float o[TW_NET_NO]
+    cdef Py_ssize_t n = positions.shape[0]
     cdef tw_race_tables t
     if params.p.same:
         raise InvalidArgument("the one-pass evaluation serves opposite-direction games only")
@@ -130,9 +128,7 @@ def net_eval_bg(const uint8_t[:, ::1] positions, Params params, const float[:, :
     t.two = &two[0]
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] c = out
-    with nogil:
-        for i in range(n):
-            if tw_eval_bg_ends(&positions[i, 0], cube, bar_bg_double, &t, &c[i, 0]) < 0:
-                tw_net_row(&params.p, &net, &positions[i, 0], h, o)
-                tw_net_columns(&params.p, o, &c[i, 0])
+    if n:
+        with nogil:
+            tw_net_eval_bg(&params.p, &net, &positions[0, 0], n, cube, bar_bg_double, &t, &c[0, 0])
     return out

@@ -163,6 +163,9 @@ cdef extern from "tawla_engine.h" nogil:
     void tw_net_forward(const tw_net *n, const int *idx, const float *val, int m, float *h, float *o)
     void tw_net_columns(const tw_params *P, const float *o, double *out)
     void tw_net_row(const tw_params *P, const tw_net *n, const uint8_t *row, float *h, float *o)
+    void tw_net_rows(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, float *o)
+    void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, int cube,
+                        int bar_bg_double, const tw_race_tables *t, double *out)
     int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, float alpha,
                      long max_turns, const tw_race_tables *race, int32_t *length, int8_t *winner,
                      int16_t *points)

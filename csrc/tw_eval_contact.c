@@ -7,11 +7,32 @@
  */
 #include <math.h>
 #include "tw_eval.h"
+#include "tw_board.h"  /* TW_HAVE_SSE2, tw_map_pins */
 
 double TW_SHOTS[26];
 double TW_LOGMISS[26];
 double TW_PHI_TAB[16002];
 int TW_BINOM[32][8];
+
+/* Bit x (0 .. p - 1) of TW_SHOT_FROM[p]: a shooter x points from the far end (0 the bar, in
+   the numbering of the side shot at: p - x away from a blot on p) can hit it. */
+static uint32_t TW_SHOT_FROM[25];
+
+/* The blots' hit chances already computed in this thread, by key (point << 24 | the shooters'
+   bits that reach it; 0 free), direct-mapped: each value as its first computation gave it. */
+#if defined(_MSC_VER)
+#define TW_THREAD __declspec(thread)
+#elif defined(__GNUC__) || defined(__clang__)
+#define TW_THREAD __thread
+#else
+#define TW_THREAD _Thread_local
+#endif
+#define TW_SHOT_CACHE_BITS 9
+typedef struct {
+    uint32_t key[1 << TW_SHOT_CACHE_BITS];
+    double ph[1 << TW_SHOT_CACHE_BITS], term[1 << TW_SHOT_CACHE_BITS];
+} tw_shot_memo;
+static TW_THREAD tw_shot_memo tw_shots_seen;
 
 void tw_eval_init(void) {
     static const int shots[26] = {0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1,
@@ -26,6 +47,9 @@ void tw_eval_init(void) {
         TW_BINOM[i][0] = 1;
         for (j = 1; j < 8 && i > 0; j++) TW_BINOM[i][j] = TW_BINOM[i - 1][j - 1] + TW_BINOM[i - 1][j];
     }
+    for (i = 1; i <= 24; i++)
+        for (TW_SHOT_FROM[i] = 0, j = 0; j < i; j++)
+            if (TW_SHOTS[i - j] > 0) TW_SHOT_FROM[i] |= 1u << j;
     for (i = 0; i < 16002; i++) TW_PHI_TAB[i] = 0.5 * (1.0 + erf((-8.0 + i * 0.001) / 1.4142135623730951));
 }
 
@@ -42,29 +66,63 @@ static void tw_raw_features(const int *S, double *f) {
     f[97] = S[0] / 15.0;
 }
 
+/* Bits p (1..24) where A[p] > t (A: int[26]). */
+TW_INLINE uint32_t tw_gt_mask(const int *A, int t) {
+    uint32_t m = 0;
+    int i;
+#if TW_HAVE_SSE2
+    __m128i k = _mm_set1_epi32(t);
+    for (i = 0; i < 6; i++)
+        m |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(
+                 _mm_cmpgt_epi32(_mm_loadu_si128((const __m128i *)(A + 1 + 4 * i)), k))) << (4 * i);
+#else
+    for (i = 0; i < 24; i++) m |= (uint32_t)(A[i + 1] > t) << i;
+#endif
+    return m << 1;
+}
+
 void tw_hand_features(const int *S, const int *O, double *f) {
-    int p, d, x;
-    int shooters[25];
-    double lm, ph, logsum = 0.0, lost = 0.0, pips = 0.0, stack = 0.0;
-    int o_home = 0, run = 0, best = 0, anchors = 0, back = 0, home_made = 0;
-    shooters[0] = O[25] > 0;
-    for (x = 1; x <= 24; x++) shooters[x] = O[25 - x] > 0;
+    int p, x, s;
+    uint32_t shooters = O[25] > 0, blots = 0, b, key, slot;
+    double lm, ph, logsum = 0.0, lost = 0.0;
+    tw_shot_memo *seen = NULL;
+    int pips = 25 * S[25], stack = 0, o_home = 0, run = 0, best = 0, anchors = 0, back = S[25], home_made = 0;
+    /* bit x: an opponent's checker x points from the far end (its point 25 - x; bit 0 its bar) */
+    shooters |= tw_map_pins(tw_gt_mask(O, 0) >> 1, 0) << 1;
+    blots = tw_gt_mask(S, 0) & ~tw_gt_mask(S, 1);
     for (p = 1; p <= 24; p++) {
-        if (S[p] == 1) {
-            lm = 0.0;
-            for (d = 1; d <= p; d++)
-                if (TW_SHOTS[d] > 0 && shooters[p - d]) lm += TW_LOGMISS[d];
-            ph = 1.0 - exp(lm);
-            if (1.0 - ph > 1e-9) logsum += log(1.0 - ph);
-            else logsum += log(1e-9);
-            lost += ph * (25 - p);
-        }
-        if (S[p] > 3) stack += S[p] - 3;
+        s = S[p];
+        pips += s * p;
+        stack += s > 3 ? s - 3 : 0;
     }
-    for (p = 0; p < 26; p++) pips += S[p] * p;
+    /* each blot's chance of being hit, ph = 1 - prod (1 - shot chance) over the distances d
+       (ascending) to the opponent's checkers behind it, and its term of the log-sum, looked up
+       by the blot's point and the shooters that reach it; a blot no checker reaches adds 0 */
+    if (blots) seen = &tw_shots_seen;
+    while (blots) {
+        p = tw_lobit(blots);
+        blots &= blots - 1;
+        b = shooters & TW_SHOT_FROM[p];
+        if (!b) continue;
+        key = (uint32_t)p << 24 | b;
+        slot = (key * 2654435761u) >> (32 - TW_SHOT_CACHE_BITS);
+        if (seen->key[slot] != key) {
+            lm = 0.0;
+            for (x = 0; b; b &= ~(1u << x)) {  /* nearest shooter first: d = p - x ascending */
+                x = tw_hibit(b);
+                lm += TW_LOGMISS[p - x];
+            }
+            ph = 1.0 - exp(lm);
+            seen->key[slot] = key;
+            seen->ph[slot] = ph;
+            seen->term[slot] = 1.0 - ph > 1e-9 ? log(1.0 - ph) : log(1e-9);
+        }
+        logsum += seen->term[slot];
+        lost += seen->ph[slot] * (25 - p);
+    }
     for (p = 1; p <= 6; p++) {
-        if (O[p] >= 2) o_home += 1;
-        if (S[p] >= 2) home_made += 1;
+        o_home += O[p] >= 2;
+        home_made += S[p] >= 2;
     }
     for (p = 1; p <= 12; p++) {
         if (S[p] >= 2) {
@@ -74,8 +132,10 @@ void tw_hand_features(const int *S, const int *O, double *f) {
             run = 0;
         }
     }
-    for (p = 19; p <= 24; p++) if (S[p] >= 2) anchors += 1;
-    for (p = 19; p <= 25; p++) back += S[p];
+    for (p = 19; p <= 24; p++) {
+        anchors += S[p] >= 2;
+        back += S[p];
+    }
     f[0] = pips / 100.0;
     f[1] = S[25];
     f[2] = S[25] * (o_home / 6.0) * (o_home / 6.0);
@@ -85,7 +145,7 @@ void tw_hand_features(const int *S, const int *O, double *f) {
     f[6] = best * best / 6.0;
     f[7] = anchors;
     f[8] = back / 5.0;
-    f[9] = 1.0 - exp(logsum);
+    f[9] = logsum == 0.0 ? 0.0 : 1.0 - exp(logsum);
     f[10] = lost / 25.0;
     f[11] = stack / 5.0;
     f[12] = S[0] / 15.0;

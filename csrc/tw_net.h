@@ -40,12 +40,17 @@ typedef struct {
     float *b2;        /* [TW_NET_NO] */
 } tw_net;
 
-/* Fill the table of the logistic function (once, before any other call). */
+/* Fill the table of the logistic function and choose the processor's variant of the
+   arithmetic (once, before any other call; TAWLA_NET_NO_AVX set in the environment keeps the
+   SSE2 / plain C one, which gives the same bits). */
 void tw_net_init(void);
 
 /* The nonzero inputs of a row (mover's seat): their indices into idx and values into val
    (each TW_NET_NI long at most); returns how many. */
 int tw_net_inputs(const tw_params *P, const uint8_t *row, int *idx, float *val);
+/* The same, and into raw how many of them are the mover's point, bar and off inputs (the first
+   ones: rows with the same mover's checkers share them). */
+int tw_net_inputs_raw(const tw_params *P, const uint8_t *row, int *idx, float *val, int *raw);
 
 /* Hidden activations h[nh] and outputs o[TW_NET_NO] of the sparse inputs. */
 void tw_net_forward(const tw_net *n, const int *idx, const float *val, int m, float *h, float *o);
@@ -59,6 +64,16 @@ double tw_net_equity(const tw_params *P, const float *o);
 
 /* Outputs of a row (mover's seat); h is scratch of nh floats. */
 void tw_net_row(const tw_params *P, const tw_net *n, const uint8_t *row, float *h, float *o);
+
+/* Outputs o[count][TW_NET_NO] of count rows (mover's seat, stride TW_W): what tw_net_row gives
+   each, the hidden and output layers of eight rows at a time. */
+void tw_net_rows(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, float *o);
+
+/* Backgammon / adi rows (opposite geometry) in one pass, out[count][6] the evaluation columns: a
+   lost game or a race by tw_eval_bg_ends, the contact rows by the network (as tw_net_row then
+   tw_net_columns, eight at a time). */
+void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, int cube,
+                    int bar_bg_double, const tw_race_tables *t, double *out);
 
 /* One gradient step of the squared error of outputs o toward target t: w += alpha * grad. */
 void tw_net_backprop(tw_net *n, const int *idx, const float *val, int m, const float *h,

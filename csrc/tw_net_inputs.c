@@ -7,7 +7,7 @@
 #include "tw_board.h"
 
 static int tw_side_inputs(const tw_params *P, const int *S, const int *O, uint32_t pinned,
-                          int base, int *idx, float *val, int m) {
+                          int base, int *idx, float *val, int m, int *raw) {
     int p, n, k;
     double hand[TW_NHAND];
     for (p = 1; p <= 24; p++) {
@@ -18,6 +18,7 @@ static int tw_side_inputs(const tw_params *P, const int *S, const int *O, uint32
     }
     if (S[25]) { idx[m] = base + 96; val[m++] = (float)(S[25] / 2.0); }
     if (S[0]) { idx[m] = base + 97; val[m++] = (float)(S[0] / 15.0); }
+    *raw = m;
     tw_hand_features(S, O, hand);
     if (P->contact == TW_BLOCK) hand[9] = hand[10] = 0.0;  /* no blot is ever hit or pinned */
     for (k = 0; k < TW_NHAND; k++)
@@ -35,7 +36,12 @@ static int tw_side_inputs(const tw_params *P, const int *S, const int *O, uint32
 }
 
 int tw_net_inputs(const tw_params *P, const uint8_t *row, int *idx, float *val) {
-    int me[26], opp[26], p, q, m;
+    int raw;
+    return tw_net_inputs_raw(P, row, idx, val, &raw);
+}
+
+int tw_net_inputs_raw(const tw_params *P, const uint8_t *row, int *idx, float *val, int *raw) {
+    int me[26], opp[26], p, q, m, raw_opp;
     uint32_t bits = tw_pinbits(row), mine = 0, theirs = 0;
     for (p = 0; p < 26; p++) me[p] = row[p];
     opp[0] = row[26];
@@ -46,6 +52,6 @@ int tw_net_inputs(const tw_params *P, const uint8_t *row, int *idx, float *val) 
         if (bits >> (p - 1) & 1) mine |= 1u << p;
         else if (row[p] && row[26 + p]) theirs |= 1u << q;
     }
-    m = tw_side_inputs(P, me, opp, mine, 0, idx, val, 0);
-    return tw_side_inputs(P, opp, me, theirs, TW_NET_SIDE, idx, val, m);
+    m = tw_side_inputs(P, me, opp, mine, 0, idx, val, 0, raw);
+    return tw_side_inputs(P, opp, me, theirs, TW_NET_SIDE, idx, val, m, &raw_opp);
 }

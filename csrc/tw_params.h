@@ -63,6 +63,7 @@ typedef struct { uint8_t p, t, d, hit; } tw_step;
 #define TW_LIKELY(x) __builtin_expect(!!(x), 1)
 #define TW_UNLIKELY(x) __builtin_expect(!!(x), 0)
 TW_INLINE int tw_hibit(uint32_t x) { return 31 - __builtin_clz(x); }
+TW_INLINE int tw_lobit(uint32_t x) { return __builtin_ctz(x); }
 TW_INLINE int tw_popcount(uint32_t x) { return __builtin_popcount(x); }
 TW_INLINE uint64_t tw_bswap64(uint64_t x) { return __builtin_bswap64(x); }
 #else
@@ -70,6 +71,7 @@ TW_INLINE uint64_t tw_bswap64(uint64_t x) { return __builtin_bswap64(x); }
 #define TW_LIKELY(x) (x)
 #define TW_UNLIKELY(x) (x)
 TW_INLINE int tw_hibit(uint32_t x) { int i = 31; while (!(x >> i)) i--; return i; }
+TW_INLINE int tw_lobit(uint32_t x) { int i = 0; while (!(x >> i & 1u)) i++; return i; }
 TW_INLINE int tw_popcount(uint32_t x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
 TW_INLINE uint64_t tw_bswap64(uint64_t x) {
     uint64_t r = 0; int i;

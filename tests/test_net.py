@@ -246,3 +246,41 @@ def test_the_compiled_pass_with_a_network_equals_the_numpy_routing(name):
     got = evaluate_rows(rows, r, contact=net)
     np.testing.assert_allclose(got, evaluate_np(rows, r, net), atol=1e-5)
     assert tawla.evaluation.is_race(rows, r).any()
+
+
+@needs_fast
+@pytest.mark.parametrize("name", ["backgammon", "adi"])
+def test_net0_compiled_choice_is_the_search_choice(name):
+    r = tawla.get_ruleset(name)
+    fast, search = tawla.Bot(r, "net0"), tawla.Bot(r, "net0")
+    search._net0 = None  # the legal moves as objects, valued by evaluate_rows
+    assert fast._net0 is not None
+    rows = tawla.batch.random_positions(r, 120, seed=13)
+    positions = [tawla.Position(bytes(x), r) for x in rows] + [r.initial_position()]
+    for i, pos in enumerate(positions):
+        if pos.result() is not None:
+            continue
+        for dice in ((6, 5), (1, 1), (i % 6 + 1, (i // 6) % 6 + 1)):
+            a, b = fast.choose(pos, dice), search.choose(pos, dice)
+            assert (a.after, a.steps, a.dice, a.ended, a.is_pass) == (b.after, b.steps, b.dice, b.ended, b.is_pass)
+
+
+@needs_fast
+def test_the_processor_variants_of_the_network_give_the_same_bits(tmp_path):
+    import os
+    import subprocess
+    import sys
+    r = tawla.get_ruleset("backgammon")
+    rows = sample_rows("backgammon", 300)
+    net = shipped_net(r)
+    np.save(tmp_path / "rows.npy", rows)
+    code = ("import sys, numpy as np, tawla; from tawla import native; from tawla.evaluation.net import shipped_net; "
+            "r = tawla.get_ruleset('backgammon'); n = shipped_net(r); x = np.load(sys.argv[1]); "
+            "np.save(sys.argv[2], native.fast_net.net_outputs(x, native.params(r), n.w1, n.b1, n.w2, n.b2, False))")
+    env = {**os.environ, "TAWLA_NET_NO_AVX": "1"}  # the SSE2 / plain C arithmetic
+    subprocess.run([sys.executable, "-c", code, str(tmp_path / "rows.npy"), str(tmp_path / "o.npy")], env=env,
+                   check=True)
+    plain = np.load(tmp_path / "o.npy")
+    np.testing.assert_array_equal(net.outputs(rows), plain)
+    single = np.stack([net.outputs(rows[i:i + 1])[0] for i in range(0, len(rows), 97)])
+    np.testing.assert_array_equal(single, plain[::97])  # a batch of one, as eight

@@ -19,7 +19,10 @@
 ``net0``, ``net1``, ``net2``
     ``ply0``, ``ply1`` and ``ply2`` with the ruleset's trained network
     (:func:`tawla.evaluation.net.shipped_net`) as the contact evaluator; game ends and races
-    are valued as for the other levels.
+    are valued as for the other levels. Where the compiled one-pass evaluation serves the
+    ruleset (backgammon, adi), ``net0`` chooses in one compiled call
+    (:func:`tawla.evaluation.routing.compiled_net_choice`: the same move, only it built as an
+    object).
 
 The margins are in points for rulesets worth at most 3 points a game and scale with the
 game's top score beyond (x5 for tawla31's 15-point games, :meth:`Bot._scale`). A filter
@@ -49,6 +52,7 @@ from ..core.moves import Move
 from ..errors import ConfigError, InvalidAction, InvalidArgument, InvalidPosition, UnsupportedRuleset, quote
 from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
+from ..evaluation.routing import compiled_net_choice
 from ..position import Position
 from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
@@ -183,6 +187,9 @@ class Bot:
             if self.contact is None:
                 raise ConfigError(f"no trained network is shipped for {self.ruleset.name}: level {level!r} "
                                   f"needs one (tawla train)")
+        # net0 with a compiled pass: the legal moves, their children's values and the best of
+        # them in one call, only the chosen move built as an object (the same choice)
+        self._net0 = compiled_net_choice(self.contact, self.ruleset) if level == "net0" else None
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise ConfigError(f"seed must be None or a whole number >= 0, not {quote(seed)}")
         self.rng = np.random.default_rng(seed)
@@ -199,7 +206,7 @@ class Bot:
         """``position`` if it is a board of this bot's ruleset."""
         if not isinstance(position, Position):
             raise InvalidPosition(f"a bot plays a tawla.Position, not {type(position).__name__}")
-        if position.ruleset != self.ruleset:
+        if position.ruleset is not self.ruleset and position.ruleset != self.ruleset:
             raise UnsupportedRuleset(f"a {self.ruleset.name} bot cannot play a {position.ruleset.name} position")
         return position
 
@@ -216,6 +223,10 @@ class Bot:
             The game of ``position`` is over.
         """
         self._own(position)
+        if self._net0 is not None and native.default_engine() == "fast":
+            move = self._net0(position.row, check_dice(dice), position.ruleset)
+            if move is not None:
+                return move
         moves = _legal(position, dice)
         if not moves:
             if position.result() is not None:

@@ -23,7 +23,7 @@ scoring, neither of tawla31's §5.5 and §5.6) is evaluated in one compiled pass
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -125,6 +125,31 @@ def _compiled_net_pass(model, r) -> bool:
     a network of ``r``'s name on the rulesets of :func:`_compiled_pass`."""
     return (isinstance(model, NetEvaluator) and native.fast_net is not None and model.ruleset.name == r.name
             and r.contact == HIT and _bg_routing(r))
+
+
+def compiled_net_choice(model, r) -> Callable[[bytes, tuple[int, int], Any], Any] | None:
+    """The 0-ply move choice with ``model`` in one compiled pass, where :func:`evaluate_rows`
+    would value the children by ``net_eval_bg`` (:func:`_compiled_net_pass`); else None.
+
+    The callable ``choose(row, dice, ruleset)`` takes a valid position's row (bytes, mover's
+    seat), a checked roll and the ruleset the Move keeps, and returns the
+    :class:`tawla.Move` of :func:`tawla.native.legal_sequences`' order whose child, seen from
+    the opponent, :func:`evaluate_rows` gives the lowest equity (the first of equals), or None
+    when the game is over or the turn passes.
+    """
+    fast = native.fast_net
+    if fast is None or not _compiled_net_pass(model, r):
+        return None
+    chooser: list = []  # made at the first call, which loads the race tables
+
+    def choose(row: bytes, dice: tuple[int, int], ruleset) -> Any:
+        if not chooser:
+            one, _, _, two = eval_tables()
+            chooser.append(fast.NetChooser(native.params(r), model.w1, model.b1, model.w2, model.b2,
+                                           r.scoring == "cube", r.bar_backgammon_counts_double, one, two).choose)
+        return chooser[0](row, dice, ruleset)
+
+    return choose
 
 
 def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True, contact: Evaluator | None = None) -> np.ndarray:
