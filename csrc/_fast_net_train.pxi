@@ -173,6 +173,48 @@ def net_ply1_targets(const uint8_t[:, ::1] positions, Params params, const float
     return out
 
 
+def net_ply2_targets(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1,
+                     const float[::1] b1, const float[:, ::1] w2, const float[::1] b2, int prune=3,
+                     race_one=None, race_two=None, bint checked=True):
+    """2-ply search targets of pre-roll rows: for each of the 21 rolls the ``prune`` children
+    best at 0 ply (1..8), each valued by the 1-ply search of :func:`net_ply1_targets` from its
+    mover's seat (game ends and races as they are), the best for the row's mover; its outputs
+    for the mover, averaged with the rolls' probabilities.
+
+    Returns
+    -------
+    float32[N, NET_OUTPUTS]
+
+    Raises
+    ------
+    InvalidArgument
+        Weights of other shapes, ``prune`` outside 1..8, race tables for a same-direction ruleset.
+    InvalidPosition
+        As for :func:`net_ply1_targets`.
+    """
+    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_race_tables t
+    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
+    cdef Py_ssize_t n = positions.shape[0]
+    cdef int ok
+    if not 1 <= prune <= 8:
+        raise InvalidArgument(f"prune must be 1..8, not {prune}")
+    if checked:
+        _validate_batch(params, positions)
+        over = game_results(positions, params)[0]
+        if np.any(over):
+            raise InvalidPosition(f"row {int(np.argmax(over))} is a finished game")
+    out = np.zeros((n, TW_NET_NO), dtype=np.float32)
+    if n == 0:
+        return out
+    cdef float[:, ::1] o = out
+    with nogil:
+        ok = tw_net_ply2_targets(&params.p, &net, tp, &positions[0, 0], n, prune, &o[0, 0])
+    if not ok:
+        raise MemoryError()
+    return out
+
+
 def net_fit(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, float[::1] b2,
             const uint8_t[:, ::1] positions, const float[:, ::1] targets, const int64_t[::1] order,
             float alpha):

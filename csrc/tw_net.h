@@ -103,6 +103,14 @@ long tw_net_positions(const tw_params *P, const tw_net *n, long n_games, uint64_
 int tw_net_ply1_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
                         const uint8_t *rows, long count, float *targets);
 
+/* The 2-ply search targets of pre-roll rows: for each of the 21 rolls the prune (1 .. 8)
+   children best at 0 ply, each valued by a 1-ply search from its mover's seat (game ends and,
+   with race tables, children without contact as they are), the best of them for the row's
+   mover; its outputs for the mover, averaged with the rolls' probabilities, into
+   targets[count][TW_NET_NO]. Returns 0 on OOM. */
+int tw_net_ply2_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
+                        const uint8_t *rows, long count, int prune, float *targets);
+
 /* One epoch of stochastic gradient descent: rows[order[i]] toward targets[order[i]] for i in
    [0, count), step size alpha; returns the mean squared error of the outputs met (before each
    step). */

@@ -171,35 +171,138 @@ long tw_net_positions(const tw_params *P, const tw_net *n, long n_games, uint64_
     return count;
 }
 
+/* The 1-ply outputs of a pre-roll row for its mover into out[TW_NET_NO] (the greedy move's
+   outputs for each of the 21 rolls, weighted); returns 0 on OOM. */
+static int tw_net_ply1_row(const tw_params *P, tw_ctx *c, const tw_net *n, const tw_race_tables *race,
+                           const uint8_t *row, tw_rng *rng, float *out) {
+    uint8_t child[64];
+    float t[TW_NET_NO];
+    double acc[TW_NET_NO] = {0};
+    tw_result res;
+    int d1, d2, k;
+    for (d1 = 1; d1 <= 6; d1++) {
+        for (d2 = d1; d2 <= 6; d2++) {
+            double w = d1 == d2 ? 1.0 / 36.0 : 2.0 / 36.0;
+            if (tw_net_greedy(P, c, n, race, row, d1, d2, 0.0f, rng, child, t, &res) == TW_GREEDY_OOM) return 0;
+            for (k = 0; k < TW_NET_NO; k++) acc[k] += w * t[k];
+        }
+    }
+    for (k = 0; k < TW_NET_NO; k++) out[k] = (float)acc[k];
+    return 1;
+}
+
 int tw_net_ply1_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
                         const uint8_t *rows, long count, float *targets) {
     tw_ctx c;
     tw_rng rng;  /* unread: the search explores nothing */
-    uint8_t child[64];
-    float t[TW_NET_NO];
-    tw_result res;
     long i;
-    int d1, d2, k;
     if (!tw_ctx_init(&c, P)) return 0;
     tw_rng_seed(&rng, 0);
     for (i = 0; i < count; i++) {
-        double acc[TW_NET_NO] = {0};
-        const uint8_t *row = rows + (size_t)i * TW_W;
-        for (d1 = 1; d1 <= 6; d1++) {
-            for (d2 = d1; d2 <= 6; d2++) {
-                double w = d1 == d2 ? 1.0 / 36.0 : 2.0 / 36.0;
-                if (tw_net_greedy(P, &c, n, race, row, d1, d2, 0.0f, &rng, child, t, &res)
-                        == TW_GREEDY_OOM) {
-                    tw_ctx_free(&c); tw_out_free(&c); return 0;
-                }
-                for (k = 0; k < TW_NET_NO; k++) acc[k] += w * t[k];
-            }
+        if (!tw_net_ply1_row(P, &c, n, race, rows + (size_t)i * TW_W, &rng, targets + (size_t)i * TW_NET_NO)) {
+            tw_ctx_free(&c); tw_out_free(&c); return 0;
         }
-        for (k = 0; k < TW_NET_NO; k++) targets[i * TW_NET_NO + k] = (float)acc[k];
     }
     tw_ctx_free(&c);
     tw_out_free(&c);
     return 1;
+}
+
+/* The outputs, for the mover, of a child of the 0-ply pass (game end, race model or network)
+   into t; its value for the mover returned; *kind: 1 game over, 2 race, 0 contact. */
+static double tw_net_child0(const tw_params *P, const tw_geo *geo, const tw_net *n,
+                            const tw_race_tables *race, const uint8_t *ch, float *t, int *kind) {
+    int idx[TW_NET_NI], m, k;
+    float val[TW_NET_NI], h[TW_NET_MAXH], o[TW_NET_NO];
+    double ro[6];
+    tw_result r = {0, -1, TW_K_UNFINISHED, 0};
+    if (tw_over_cheap(P, geo, ch)) r = tw_game_result(P, geo, ch, 1);
+    if (!r.over && P->can_freeze) r = tw_game_result(P, geo, ch, 0);
+    if (r.over) { tw_outcome(P, r, t); *kind = 1; return tw_outcome_points(r); }
+    if (race && tw_no_contact_opposite(ch)) {
+        tw_race_row(ch, race, ro);
+        if (P->scoring != TW_SCORE_CUBE) { ro[3] = ro[5] = 0.0; }
+        for (k = 0; k < TW_NET_NO; k++) o[k] = (float)ro[k + 1];
+        *kind = 2;
+    } else {
+        m = tw_net_inputs(P, ch, idx, val);
+        tw_net_forward(n, idx, val, m, h, o);
+        *kind = 0;
+    }
+    t[0] = 1.0f - o[0]; t[1] = o[3]; t[2] = o[4]; t[3] = o[1]; t[4] = o[2];
+    return tw_net_equity(P, t);
+}
+
+#define TW_PLY2_MAXK 8
+
+int tw_net_ply2_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
+                        const uint8_t *rows, long count, int prune, float *targets) {
+    tw_ctx c, c2;
+    tw_rng rng;
+    uint8_t kids[TW_PLY2_MAXK][64];
+    float t[TW_NET_NO], tk[TW_PLY2_MAXK][TW_NET_NO], inner[TW_NET_NO];
+    double vk[TW_PLY2_MAXK];
+    int kindk[TW_PLY2_MAXK];
+    long i;
+    int d1, d2, k, j, kind, ok = 1;
+    if (prune < 1) prune = 1;
+    if (prune > TW_PLY2_MAXK) prune = TW_PLY2_MAXK;
+    if (!tw_ctx_init(&c, P)) return 0;
+    if (!tw_ctx_init(&c2, P)) { tw_ctx_free(&c); return 0; }
+    tw_rng_seed(&rng, 0);
+    for (i = 0; i < count && ok; i++) {
+        const uint8_t *row = rows + (size_t)i * TW_W;
+        double acc[TW_NET_NO] = {0};
+        for (d1 = 1; d1 <= 6 && ok; d1++) {
+            for (d2 = d1; d2 <= 6 && ok; d2++) {
+                double w = d1 == d2 ? 1.0 / 36.0 : 2.0 / 36.0, best_v = -1e300;
+                int frozen = -1, nk = 0, best = 0;
+                size_t nch, ci;
+                tw_state root;
+                c.nout = 0;
+                tw_rowinfo_init(P, &c.ri, row);
+                tw_state_from_row(&root, row);
+                nch = tw_expand_row(&c, row, &root, d1, d2, &frozen);
+                if (c.oom) { ok = 0; break; }
+                if (nch == 0) {  /* frozen before the move: a draw */
+                    tw_result res = {1, -1, TW_K_DRAW, 0};
+                    tw_outcome(P, res, t);
+                    for (k = 0; k < TW_NET_NO; k++) acc[k] += w * t[k];
+                    continue;
+                }
+                /* the prune best children at 0 ply (the first of equal values first) */
+                for (ci = 0; ci < nch; ci++) {
+                    const uint8_t *ch = c.out + ci * TW_W;
+                    double v = tw_net_child0(P, &c.geo, n, race, ch, t, &kind);
+                    int pos;
+                    if (nk < prune) pos = nk++;
+                    else if (v > vk[prune - 1]) pos = prune - 1;
+                    else continue;
+                    for (; pos > 0 && vk[pos - 1] < v; pos--) {
+                        vk[pos] = vk[pos - 1]; kindk[pos] = kindk[pos - 1];
+                        memcpy(tk[pos], tk[pos - 1], sizeof(tk[pos])); memcpy(kids[pos], kids[pos - 1], TW_W);
+                    }
+                    vk[pos] = v; kindk[pos] = kind;
+                    memcpy(tk[pos], t, sizeof(t)); memcpy(kids[pos], ch, TW_W);
+                }
+                /* each valued by a 1-ply search from its mover's seat (game ends, races: as they are) */
+                for (j = 0; j < nk; j++) {
+                    if (kindk[j] == 0) {
+                        if (!tw_net_ply1_row(P, &c2, n, race, kids[j], &rng, inner)) { ok = 0; break; }
+                        tk[j][0] = 1.0f - inner[0]; tk[j][1] = inner[3]; tk[j][2] = inner[4];
+                        tk[j][3] = inner[1]; tk[j][4] = inner[2];
+                        vk[j] = tw_net_equity(P, tk[j]);
+                    }
+                    if (vk[j] > best_v) { best_v = vk[j]; best = j; }
+                }
+                for (k = 0; k < TW_NET_NO; k++) acc[k] += w * tk[best][k];
+            }
+        }
+        for (k = 0; k < TW_NET_NO; k++) targets[i * TW_NET_NO + k] = (float)acc[k];
+    }
+    tw_ctx_free(&c); tw_out_free(&c);
+    tw_ctx_free(&c2); tw_out_free(&c2);
+    return ok;
 }
 
 double tw_net_fit(const tw_params *P, tw_net *n, const uint8_t *rows, const float *targets,

@@ -16,7 +16,7 @@ from tawla.evaluation.bearoff import eval_tables
 from tawla.evaluation.board import sides, terminal
 from tawla.evaluation.net import NetEvaluator, shipped_net
 from tawla.evaluation.routing import evaluate_np
-from tawla.training.supervised import SuperviseConfig, ply1_targets, supervise
+from tawla.training.supervised import SuperviseConfig, search_targets, supervise
 from tawla.training.td import TrainConfig, train
 
 pytestmark = pytest.mark.skipif(native.fast_net is None, reason="the compiled engine is not built")
@@ -76,18 +76,46 @@ def test_ply1_targets_equal_a_numpy_search_over_expand():
     late = [r for r in positions(net, 3000, seed=10, explore=0.0)
             if r[1:26].sum() < 10 or r[27:52].sum() < 10]  # checkers on the board
     rows = np.ascontiguousarray(np.concatenate([rows[:6], np.asarray(late[:6], np.uint8)]))
-    got = ply1_targets(net, rows)
+    got = search_targets(net, rows)
     want = numpy_targets(net, rows, race_model=True)
     np.testing.assert_allclose(got, want, atol=3e-6)
     # the same targets whatever the threads
-    np.testing.assert_array_equal(ply1_targets(net, rows, threads=2), got)
+    np.testing.assert_array_equal(search_targets(net, rows, threads=2), got)
     assert np.all((got >= 0) & (got <= 1))
+
+
+def test_ply2_targets_search_the_best_children_one_ply_deeper():
+    net = shipped_net("backgammon")
+    rows = positions(net, 2, seed=13)
+    r, p = net.ruleset, native.params(net.ruleset)
+    one, _, _, two = eval_tables()
+    got = search_targets(net, rows, depth=2, prune=2)
+    for row, target in zip(rows, got):
+        want = np.zeros(5)
+        for d1, d2 in ROLLS:
+            kids, _ = tawla.expand(row[None], np.array([[d1, d2]], np.uint8), ruleset=r)
+            cols = evaluate_np(kids, r, net)
+            me, opp, _ = sides(kids, r)
+            plain = ~terminal(me, opp, r)[0] & ~is_race(kids, r)
+            o = np.where(plain[:, None], net.outputs(kids), cols[:, 1:6])
+            eq0 = 2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]
+            top = np.argsort(eq0, kind="stable")[:2]  # the two best for the mover (lowest for the next)
+            deep = o[top].copy()
+            if plain[top].any():  # contact children: their own 1-ply values
+                deep[plain[top]] = native.fast_net.net_ply1_targets(
+                    np.ascontiguousarray(kids[top][plain[top]]), p, net.w1, net.b1, net.w2, net.b2, one, two)
+            eq = 2 * deep[:, 0] - 1 + deep[:, 1] - deep[:, 3] + deep[:, 2] - deep[:, 4]
+            b = deep[int(np.argmin(eq))]
+            want += (1 if d1 == d2 else 2) / 36 * np.array([1 - b[0], b[3], b[4], b[1], b[2]])
+        np.testing.assert_allclose(target, want, atol=3e-6)
+    with pytest.raises(InvalidArgument):
+        search_targets(net, rows, depth=3)
 
 
 def test_ply1_targets_of_mahbusa_use_the_network_everywhere_but_the_end():
     net = NetEvaluator.initial("mahbusa", hidden=16, seed=3)
     rows = tawla.batch.random_positions("mahbusa", 5, seed=2)
-    got = ply1_targets(net, rows, race_cutoff=False)
+    got = search_targets(net, rows, race_cutoff=False)
     np.testing.assert_allclose(got, numpy_targets(net, rows, race_model=False), atol=3e-6)
 
 
@@ -96,13 +124,13 @@ def test_ply1_targets_refuse_a_finished_game():
     over = positions(net, 3)
     over[0, 26], over[0, 27:52] = 15, 0  # the opponent has borne off all 15
     with pytest.raises(InvalidPosition):
-        ply1_targets(net, np.ascontiguousarray(over))
+        search_targets(net, np.ascontiguousarray(over))
 
 
 def test_the_fit_moves_the_network_toward_the_targets():
     net = shipped_net("backgammon")
     rows = positions(net, 600, seed=12)
-    t = ply1_targets(net, rows)
+    t = search_targets(net, rows)
     n = NetEvaluator.initial("backgammon", hidden=16, seed=1)  # far from the targets
     p = native.params(n.ruleset)
     before = float(((n.outputs(rows) - t) ** 2).mean())

@@ -23,7 +23,8 @@ DESCRIPTION = (
     "of duplicate-dice games against the heuristic evaluator at 0 ply; --curve writes that "
     "learning curve as a PNG (needs matplotlib). The same options give the same weights. "
     "With --from NET.npz, supervised rounds instead: --rounds times, --positions positions of the "
-    "network's self-play, each valued by a 1-ply search on the network, and the network fitted to "
+    "network's self-play, each valued by a 1-ply (--depth 2: pruned 2-ply) search on the network, "
+    "and the network fitted to "
     "them (--epochs passes, step size --fit-alpha); a checkpoint after each round."
 )
 
@@ -63,6 +64,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="probability of a random move in the self-play that makes the positions (default: 0.1)")
     s.add_argument("--holdout", type=int, default=None,
                    help="positions a round kept out of the fit to measure it (default: a tenth, at most 5000)")
+    s.add_argument("--depth", type=int, choices=(1, 2), default=1,
+                   help="plies of the search that values the positions (default: 1)")
+    s.add_argument("--prune", type=positive, default=2,
+                   help="at --depth 2, the children per roll searched deeper, 1..8 (default: 2)")
     s.add_argument("--threads", type=positive, default=1, help="threads for the 1-ply targets (default: 1)")
     p.set_defaults(run=run)
     return p
@@ -119,7 +124,8 @@ def _run_supervised(args: argparse.Namespace) -> int:
                           explore=args.explore, epochs=args.epochs, alpha=args.fit_alpha,
                           alpha_decay=args.fit_decay,
                           holdout=min(5000, args.positions // 10) if args.holdout is None else args.holdout, seed=args.seed, max_turns=args.max_turns,
-                          race_cutoff=True, eval_pairs=args.eval_pairs)
+                          race_cutoff=True, eval_pairs=args.eval_pairs,
+                          depth=args.depth, prune=args.prune)
     cmd = "tawla train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else None
     if cmd:
         cfg.extra["command"] = cmd

@@ -1,9 +1,10 @@
-"""Supervised rounds on 1-ply search targets: the positions of the network's own self-play,
-each valued by a 1-ply search on the network (the 21 rolls, the greedy move for each), and the
-network fitted to those values by stochastic gradient descent; then again with the new network.
+"""Supervised rounds on search targets: the positions of the network's own self-play, each
+valued by a 1-ply (or pruned 2-ply) search on the network (the 21 rolls, the best move for
+each), and the network fitted to those values by stochastic gradient descent; then again with
+the new network.
 
-A round's network at 0 ply approximates the previous network at 1 ply, so each round moves the
-0-ply player toward the 1-ply one. Everything is seeded: the same configuration and starting
+A round's network at 0 ply approximates the previous network at the search's depth, so each
+round moves the 0-ply player toward the deeper one. Everything is seeded: the same configuration and starting
 network give the same weights (the targets are computed in parallel threads, each on its own
 slice of the positions, and do not depend on how they are split).
 """
@@ -28,7 +29,7 @@ from ..rules import HIT, OPPOSITE, get_ruleset
 from .duel import duel, evaluator_player
 from .td import _save_atomic, chunk_seed
 
-__all__ = ["SuperviseConfig", "supervise", "ply1_targets"]
+__all__ = ["SuperviseConfig", "supervise", "search_targets"]
 
 #: Positions per compiled call of the target search (and per thread task).
 TARGET_CHUNK = 4096
@@ -65,6 +66,11 @@ class SuperviseConfig:
         there, so the positions all have contact. Ignored for the other rulesets.
     eval_pairs : int
         Duplicate-dice game pairs against the heuristic 0-ply after each round (0: none).
+    depth : int
+        Plies of the search that makes the targets: 1, or 2 (the ``prune`` children best at 0
+        ply, each searched 1 ply deeper; about 10 times the cost a position per child kept).
+    prune : int
+        Children kept per roll at depth 2 (1..8).
     """
 
     ruleset: str
@@ -79,6 +85,8 @@ class SuperviseConfig:
     max_turns: int = 10_000
     race_cutoff: bool = True
     eval_pairs: int = 500
+    depth: int = 1
+    prune: int = 2
     extra: dict = field(default_factory=dict)
 
     def check(self) -> None:
@@ -89,6 +97,8 @@ class SuperviseConfig:
                                   "eval_pairs >= 0 are required")
         if not 0 <= self.holdout < self.positions:
             raise InvalidArgument(f"holdout must be in [0, positions), not {self.holdout}")
+        if self.depth not in (1, 2) or not 1 <= self.prune <= 8:
+            raise InvalidArgument(f"depth must be 1 or 2 and prune 1..8, not {self.depth}, {self.prune}")
         if not 0.0 <= self.explore <= 1.0:
             raise InvalidArgument(f"explore must be in [0, 1], not {self.explore}")
         if not (0.0 < self.alpha <= 10.0 and 0.0 < self.alpha_decay <= 1.0):
@@ -104,39 +114,53 @@ def _race(ruleset, race_cutoff: bool) -> tuple:
     return None, None
 
 
-def ply1_targets(net: NetEvaluator, rows: np.ndarray, *, race_cutoff: bool = True,
-                 threads: int = 1) -> np.ndarray:
-    """The 1-ply search targets of pre-roll rows: float32[N, 5], the network's output layout.
+def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune: int = 2,
+                   race_cutoff: bool = True, threads: int = 1) -> np.ndarray:
+    """The search targets of pre-roll rows: float32[N, 5], the network's output layout.
 
-    For each of the 21 rolls the outputs after the network's greedy move (game ends exact; with
-    ``race_cutoff`` in backgammon and adi, children without contact by the race model), for the
-    row's mover, averaged with the rolls' probabilities (1/36 a double, 2/36 the others).
+    Depth 1: for each of the 21 rolls the outputs after the network's greedy move (game ends
+    exact; with ``race_cutoff`` in backgammon and adi, children without contact by the race
+    model), for the row's mover, averaged with the rolls' probabilities (1/36 a double, 2/36
+    the others). Depth 2: for each roll the ``prune`` children best at 0 ply, each valued by
+    the depth-1 search from its mover's seat, the best of them for the row's mover.
 
     Parameters
     ----------
     net : NetEvaluator
     rows : uint8[N, 56]
         Packed positions before the roll (mover's seat), none of them a finished game.
+    depth : int
+        1 or 2.
+    prune : int
+        Children kept per roll at depth 2 (1..8).
     threads : int
-        Threads to compute them in (the compiled search runs without the GIL).
+        Threads to compute them in (the compiled search runs without the GIL; the targets do
+        not depend on it).
 
     Raises
     ------
     tawla.errors.ConfigError
         No compiled engine.
+    tawla.errors.InvalidArgument
+        A depth other than 1 or 2, ``prune`` outside 1..8.
     tawla.errors.InvalidPosition
         A row that is not a position of the ruleset, or a finished game.
     """
     if native.fast_net is None:
-        raise ConfigError("the 1-ply targets need the compiled engine (tawla.native.fast_net)")
+        raise ConfigError("the search targets need the compiled engine (tawla.native.fast_net)")
+    if depth not in (1, 2):
+        raise InvalidArgument(f"depth must be 1 or 2, not {depth}")
     params = native.params(net.ruleset)
     one, two = _race(net.ruleset, race_cutoff)
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
+    chunk_size = TARGET_CHUNK if depth == 1 else TARGET_CHUNK // 16
 
     def one_chunk(chunk: np.ndarray) -> np.ndarray:
+        if depth == 2:
+            return native.fast_net.net_ply2_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, prune, one, two)
         return native.fast_net.net_ply1_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, one, two)
 
-    chunks = [rows[i:i + TARGET_CHUNK] for i in range(0, len(rows), TARGET_CHUNK)] or [rows]
+    chunks = [rows[i:i + chunk_size] for i in range(0, len(rows), chunk_size)] or [rows]
     if threads <= 1:
         return np.concatenate([one_chunk(c) for c in chunks])
     with ThreadPoolExecutor(threads) as ex:
@@ -192,7 +216,8 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
         net = NetEvaluator.load(checkpoint)
         sup = net.meta.get("supervised") or {}
         old = sup.get("config") or {}
-        if any(old.get(k) != conf[k] for k in same) or sup.get("start") != start_sha:
+        defaults = vars(SuperviseConfig(ruleset=cfg.ruleset))  # fields newer than the file
+        if any(old.get(k, defaults[k]) != conf[k] for k in same) or sup.get("start") != start_sha:
             raise ConfigError(f"checkpoint {checkpoint} was made by another run: {sup.get('config')}")
     if net is None:
         net = NetEvaluator.from_bytes(start.to_bytes())
@@ -212,7 +237,8 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
                                              chunk_seed(cfg.seed, 2 * k), cfg.positions, cfg.explore,
                                              cfg.max_turns, one, two)
         t1 = time.perf_counter()
-        targets = ply1_targets(net, rows, race_cutoff=cfg.race_cutoff, threads=threads)
+        targets = search_targets(net, rows, depth=cfg.depth, prune=cfg.prune, race_cutoff=cfg.race_cutoff,
+                                 threads=threads)
         search_wall = time.perf_counter() - t1
         fit, held = rows[cfg.holdout:], rows[:cfg.holdout]
         before = _mse(net, params, held, targets[:cfg.holdout])
