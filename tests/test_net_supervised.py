@@ -194,3 +194,14 @@ def test_td_training_continues_from_a_network(tmp_path):
                  "--chunk", "20", "--eval-every", "0", "--max-turns", "200", "--race-cutoff", "-o", str(out),
                  "--no-progress"]) == 0
     np.testing.assert_array_equal(NetEvaluator.load(out).w1, net.w1)
+
+
+def test_the_train_command_reports_bad_options_by_class(tmp_path, capsys):
+    start = tmp_path / "start.npz"
+    NetEvaluator.initial("adi", hidden=4, seed=1).save(start)
+    assert main(["train", "--ruleset", "adi", "--games", "10", "--eval-pairs", "0", "-o", str(tmp_path / "a.npz"),
+                 "--no-progress"]) != 0  # TD training measures with at least one pair
+    assert "InvalidArgument" in capsys.readouterr().err
+    assert main(["train", "--from", str(start), "--rounds", "1", "--positions", "50", "--epochs", "1",
+                 "--eval-pairs", "0", "--max-turns", "200", "-o", str(tmp_path / "b.npz"), "--no-progress"]) == 0
+    assert "vs_heuristic" not in NetEvaluator.load(tmp_path / "b.npz").meta["supervised"]["rounds"][0]

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..evaluation.net import NetEvaluator
 from ..training.supervised import SuperviseConfig, supervise
 from ..training.td import TrainConfig, plot_curve, train
-from .arguments import RULESET_HELP, positive
+from .arguments import RULESET_HELP, count, positive
 
 __all__ = ["add_parser", "run"]
 
@@ -42,7 +42,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--chunk", type=positive, default=2000, help="games per checkpoint (default: 2000)")
     p.add_argument("--eval-every", type=int, default=20_000,
                    help="games between strength measurements, 0 for none (default: 20000)")
-    p.add_argument("--eval-pairs", type=positive, default=500, help="game pairs per measurement (default: 500)")
+    p.add_argument("--eval-pairs", type=count, default=500,
+                   help="game pairs per measurement, at least 1 for TD training; 0: none after the "
+                        "supervised rounds (default: 500)")
     p.add_argument("--max-turns", type=positive, default=10_000, help="turns after which a game is cut (default: 10000)")
     p.add_argument("--race-cutoff", action="store_true",
                    help="backgammon, adi: races valued by the race model, the network trained on contact only")
