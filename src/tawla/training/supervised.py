@@ -154,11 +154,12 @@ def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune
     one, two = _race(net.ruleset, race_cutoff)
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
     chunk_size = TARGET_CHUNK if depth == 1 else TARGET_CHUNK // 16
+    fast = native.fast_net  # bound once: not None past the check above
 
     def one_chunk(chunk: np.ndarray) -> np.ndarray:
         if depth == 2:
-            return native.fast_net.net_ply2_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, prune, one, two)
-        return native.fast_net.net_ply1_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, one, two)
+            return fast.net_ply2_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, prune, one, two)
+        return fast.net_ply1_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, one, two)
 
     chunks = [rows[i:i + chunk_size] for i in range(0, len(rows), chunk_size)] or [rows]
     if threads <= 1:
@@ -267,8 +268,9 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
 
 
 def _mse(net: NetEvaluator, params, rows: np.ndarray, targets: np.ndarray) -> float | None:
-    if len(rows) == 0:
+    fast = native.fast_net
+    if len(rows) == 0 or fast is None:
         return None
-    out = native.fast_net.net_outputs(rows, params, net.w1, net.b1, net.w2, net.b2, False)
+    out = fast.net_outputs(rows, params, net.w1, net.b1, net.w2, net.b2, False)
     return round(float(((out - targets) ** 2).mean()), 8)
 
