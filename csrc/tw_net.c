@@ -72,13 +72,26 @@ TW_INLINE float tw_sigmoid(float z) {
     return TW_SIG[j] + t * (TW_SIG[j + 1] - TW_SIG[j]);
 }
 
+/* The first layer's hidden units jb .. nh-1 (those past the last whole register block), one by
+   one in the order of the inputs. */
+static inline void tw_first_layer_rest(const tw_net *n, const float *start, const int *idx, const float *val,
+                                       int m, int jb, float *acc) {
+    int nh = n->nh, i, j;
+    for (j = jb; j < nh; j++) acc[j] = start[j];
+    for (i = 0; i < m && jb < nh; i++) {
+        const float *w = n->w1 + (size_t)idx[i] * (size_t)nh;
+        float v = val[i];
+        for (j = jb; j < nh; j++) acc[j] += v * w[j];
+    }
+}
+
 /* The first layer of one row from start[nh] (b1, or the sums of the row's first inputs):
    acc[j] = start[j] + sum over i (in order) of val[i] * w1[idx[i]][j], a product then a sum per
    term (v * w == w exactly when v is 1); the hidden units in blocks of TW_NET_BLOCK held in
    registers across all the nonzero inputs. */
 static void tw_first_layer(const tw_net *n, const float *start, const int *idx, const float *val, int m,
                            float *acc) {
-    int nh = n->nh, i, j, jb;
+    int nh = n->nh, i, jb;
     for (jb = 0; jb + TW_NET_BLOCK <= nh; jb += TW_NET_BLOCK) {
 #if TW_HAVE_SSE2
         __m128 a0 = _mm_loadu_ps(start + jb), a1 = _mm_loadu_ps(start + jb + 4);
@@ -95,6 +108,7 @@ static void tw_first_layer(const tw_net *n, const float *start, const int *idx, 
         _mm_storeu_ps(acc + jb + 8, a2); _mm_storeu_ps(acc + jb + 12, a3);
 #else
         float a[TW_NET_BLOCK];
+        int j;
         for (j = 0; j < TW_NET_BLOCK; j++) a[j] = start[jb + j];
         for (i = 0; i < m; i++) {
             const float *w = n->w1 + (size_t)idx[i] * (size_t)nh + jb;
@@ -104,14 +118,7 @@ static void tw_first_layer(const tw_net *n, const float *start, const int *idx, 
         for (j = 0; j < TW_NET_BLOCK; j++) acc[jb + j] = a[j];
 #endif
     }
-    for (j = jb; j < nh; j++) acc[j] = start[j];
-    if (jb < nh) {
-        for (i = 0; i < m; i++) {
-            const float *w = n->w1 + (size_t)idx[i] * (size_t)nh;
-            float v = val[i];
-            for (j = jb; j < nh; j++) acc[j] += v * w[j];
-        }
-    }
+    tw_first_layer_rest(n, start, idx, val, m, jb, acc);
 }
 
 /* tw_first_layer in 8-wide AVX registers, 64 hidden units a pass, then 8, then one by one. */
@@ -119,7 +126,7 @@ static void tw_first_layer(const tw_net *n, const float *start, const int *idx, 
 __attribute__((target("avx"))) static void tw_first_layer_avx(const tw_net *n, const float *start,
                                                                const int *idx, const float *val, int m,
                                                                float *acc) {
-    int nh = n->nh, i, j, jb, q;
+    int nh = n->nh, i, jb, q;
     for (jb = 0; jb + 64 <= nh; jb += 64) {
         __m256 a[8];
         for (q = 0; q < 8; q++) a[q] = _mm256_loadu_ps(start + jb + 8 * q);
@@ -137,14 +144,7 @@ __attribute__((target("avx"))) static void tw_first_layer_avx(const tw_net *n, c
                                                _mm256_loadu_ps(n->w1 + (size_t)idx[i] * (size_t)nh + jb)));
         _mm256_storeu_ps(acc + jb, a);
     }
-    for (j = jb; j < nh; j++) acc[j] = start[j];
-    if (jb < nh) {
-        for (i = 0; i < m; i++) {
-            const float *w = n->w1 + (size_t)idx[i] * (size_t)nh;
-            float v = val[i];
-            for (j = jb; j < nh; j++) acc[j] += v * w[j];
-        }
-    }
+    tw_first_layer_rest(n, start, idx, val, m, jb, acc);
 }
 
 /* tw_sigmoid of 8 values (the same clamp, truncation and interpolation; each entry and its

@@ -34,6 +34,48 @@ static double tw_outcome_points(tw_result res) {
     return res.winner == 1 ? res.points : -res.points;
 }
 
+/* The outputs o for one side as the outputs t for the other (win and loss, gammons and
+   backgammons swapped). */
+static void tw_swap_sides(const float *o, float *t) {
+    t[0] = 1.0f - o[0];
+    t[1] = o[3]; t[2] = o[4]; t[3] = o[1]; t[4] = o[2];
+}
+
+/* The children of a pre-roll row for dice (d1, d2) into c->out; how many, or -1 on OOM. */
+static long tw_net_expand(const tw_params *P, tw_ctx *c, const uint8_t *row, int d1, int d2) {
+    tw_state root;
+    int frozen = -1;
+    size_t nch;
+    c->nout = 0;
+    tw_rowinfo_init(P, &c->ri, row);
+    tw_state_from_row(&root, row);
+    nch = tw_expand_row(c, row, &root, d1, d2, &frozen);
+    return c->oom ? -1 : (long)nch;
+}
+
+/* A child's result (cheap game-over test, no freeze check) into *r and, when the game goes on,
+   its outputs for its own mover into o: the race model's where race tables are given and no
+   contact is left (returns 2), else the network's (returns 0); 1 for a finished game. */
+static int tw_net_child(const tw_params *P, const tw_geo *geo, const tw_net *n, const tw_race_tables *race,
+                        const uint8_t *ch, float *o, tw_result *r) {
+    int idx[TW_NET_NI], m, k;
+    float val[TW_NET_NI], h[TW_NET_MAXH];
+    double ro[6];
+    tw_result none = {0, -1, TW_K_UNFINISHED, 0};
+    *r = none;
+    if (tw_over_cheap(P, geo, ch)) *r = tw_game_result(P, geo, ch, 1);
+    if (r->over) return 1;
+    if (race && tw_no_contact_opposite(ch)) {  /* the race model's value: no network */
+        tw_race_row(ch, race, ro);
+        if (P->scoring != TW_SCORE_CUBE) { ro[3] = ro[5] = 0.0; }
+        for (k = 0; k < TW_NET_NO; k++) o[k] = (float)ro[k + 1];
+        return 2;
+    }
+    m = tw_net_inputs(P, ch, idx, val);
+    tw_net_forward(n, idx, val, m, h, o);
+    return 0;
+}
+
 /* The greedy move of the pre-roll row for dice (d1, d2) (with probability explore a uniformly
    random child instead; rng only read then): the chosen child into child[TW_W], the outputs
    after the move for the row's mover into t[TW_NET_NO], the game's result after it into *res.
@@ -44,54 +86,35 @@ enum { TW_GREEDY_PLAY, TW_GREEDY_OVER, TW_GREEDY_RACE, TW_GREEDY_FROZEN, TW_GREE
 static int tw_net_greedy(const tw_params *P, tw_ctx *c, const tw_net *n, const tw_race_tables *race,
                          const uint8_t *row, int d1, int d2, float explore, tw_rng *rng,
                          uint8_t *child, float *t, tw_result *res) {
-    int cidx[TW_NET_NI], frozen = -1, k, best_race = 0;
-    float cval[TW_NET_NI], hc[TW_NET_MAXH], oc[TW_NET_NO], best_o[TW_NET_NO];
-    double ro[6], best_v = -1e300;
-    size_t nch, i, best = 0, pick = (size_t)-1;
-    tw_state root;
+    float oc[TW_NET_NO], best_o[TW_NET_NO];
+    double best_v = -1e300;
+    long nch = tw_net_expand(P, c, row, d1, d2), i, best = 0, pick = -1;
+    int best_race = 0;
     tw_result best_res = {0, -1, TW_K_UNFINISHED, 0};
-    c->nout = 0;
-    tw_rowinfo_init(P, &c->ri, row);
-    tw_state_from_row(&root, row);
-    nch = tw_expand_row(c, row, &root, d1, d2, &frozen);
-    if (c->oom) return TW_GREEDY_OOM;
+    if (nch < 0) return TW_GREEDY_OOM;
     if (nch == 0) {  /* frozen before the move: a draw */
         res->over = 1; res->winner = -1; res->kind = TW_K_DRAW; res->points = 0;
         tw_outcome(P, *res, t);
         return TW_GREEDY_FROZEN;
     }
-    if (explore > 0.0f && tw_uniform(rng) < explore) pick = tw_below(rng, (uint32_t)nch);
+    if (explore > 0.0f && tw_uniform(rng) < explore) pick = (long)tw_below(rng, (uint32_t)nch);
     for (i = 0; i < nch; i++) {
-        const uint8_t *ch = c->out + i * TW_W;
+        tw_result r;
+        int kind;
         double v;
-        int is_race = 0;
-        tw_result r = {0, -1, TW_K_UNFINISHED, 0};
-        if (pick != (size_t)-1 && i != pick) continue;
-        if (tw_over_cheap(P, &c->geo, ch)) r = tw_game_result(P, &c->geo, ch, 1);
-        if (r.over) v = tw_outcome_points(r);
-        else if (race && tw_no_contact_opposite(ch)) {  /* the race model's value: no network */
-            tw_race_row(ch, race, ro);
-            if (P->scoring != TW_SCORE_CUBE) { ro[3] = ro[5] = 0.0; }
-            for (k = 0; k < TW_NET_NO; k++) oc[k] = (float)ro[k + 1];
-            v = -tw_net_equity(P, oc);
-            is_race = 1;
-        } else {
-            int cm = tw_net_inputs(P, ch, cidx, cval);
-            tw_net_forward(n, cidx, cval, cm, hc, oc);
-            v = -tw_net_equity(P, oc);
-        }
+        if (pick >= 0 && i != pick) continue;
+        kind = tw_net_child(P, &c->geo, n, race, c->out + (size_t)i * TW_W, oc, &r);
+        v = kind == 1 ? tw_outcome_points(r) : -tw_net_equity(P, oc);
         if (v > best_v) {
-            best_v = v; best = i; best_res = r; best_race = is_race;
+            best_v = v; best = i; best_res = r; best_race = kind == 2;
             if (!r.over) memcpy(best_o, oc, sizeof(best_o));
         }
     }
-    memcpy(child, c->out + best * TW_W, TW_W);
+    memcpy(child, c->out + (size_t)best * TW_W, TW_W);
     if (!best_res.over && P->can_freeze) best_res = tw_game_result(P, &c->geo, child, 0);
     *res = best_res;
     if (best_res.over) { tw_outcome(P, best_res, t); return TW_GREEDY_OVER; }
-    /* the child's outputs are the opponent's: swap the sides */
-    t[0] = 1.0f - best_o[0];
-    t[1] = best_o[3]; t[2] = best_o[4]; t[3] = best_o[1]; t[4] = best_o[2];
+    tw_swap_sides(best_o, t);  /* the child's outputs are the opponent's */
     return best_race ? TW_GREEDY_RACE : TW_GREEDY_PLAY;
 }
 
@@ -208,28 +231,20 @@ int tw_net_ply1_targets(const tw_params *P, const tw_net *n, const tw_race_table
     return 1;
 }
 
-/* The outputs, for the mover, of a child of the 0-ply pass (game end, race model or network)
-   into t; its value for the mover returned; *kind: 1 game over, 2 race, 0 contact. */
+/* The outputs, for the mover, of a child of the 0-ply pass (tw_net_child, and the freeze
+   check where the ruleset has one) into t; its value for the mover returned; *kind: 1 game
+   over, 2 race, 0 contact. */
 static double tw_net_child0(const tw_params *P, const tw_geo *geo, const tw_net *n,
                             const tw_race_tables *race, const uint8_t *ch, float *t, int *kind) {
-    int idx[TW_NET_NI], m, k;
-    float val[TW_NET_NI], h[TW_NET_MAXH], o[TW_NET_NO];
-    double ro[6];
-    tw_result r = {0, -1, TW_K_UNFINISHED, 0};
-    if (tw_over_cheap(P, geo, ch)) r = tw_game_result(P, geo, ch, 1);
-    if (!r.over && P->can_freeze) r = tw_game_result(P, geo, ch, 0);
-    if (r.over) { tw_outcome(P, r, t); *kind = 1; return tw_outcome_points(r); }
-    if (race && tw_no_contact_opposite(ch)) {
-        tw_race_row(ch, race, ro);
-        if (P->scoring != TW_SCORE_CUBE) { ro[3] = ro[5] = 0.0; }
-        for (k = 0; k < TW_NET_NO; k++) o[k] = (float)ro[k + 1];
-        *kind = 2;
-    } else {
-        m = tw_net_inputs(P, ch, idx, val);
-        tw_net_forward(n, idx, val, m, h, o);
-        *kind = 0;
+    float o[TW_NET_NO];
+    tw_result r;
+    *kind = tw_net_child(P, geo, n, race, ch, o, &r);
+    if (*kind != 1 && P->can_freeze) {
+        r = tw_game_result(P, geo, ch, 0);
+        if (r.over) *kind = 1;
     }
-    t[0] = 1.0f - o[0]; t[1] = o[3]; t[2] = o[4]; t[3] = o[1]; t[4] = o[2];
+    if (*kind == 1) { tw_outcome(P, r, t); return tw_outcome_points(r); }
+    tw_swap_sides(o, t);
     return tw_net_equity(P, t);
 }
 
@@ -256,14 +271,9 @@ int tw_net_ply2_targets(const tw_params *P, const tw_net *n, const tw_race_table
         for (d1 = 1; d1 <= 6 && ok; d1++) {
             for (d2 = d1; d2 <= 6 && ok; d2++) {
                 double w = d1 == d2 ? 1.0 / 36.0 : 2.0 / 36.0, best_v = -1e300;
-                int frozen = -1, nk = 0, best = 0;
-                size_t nch, ci;
-                tw_state root;
-                c.nout = 0;
-                tw_rowinfo_init(P, &c.ri, row);
-                tw_state_from_row(&root, row);
-                nch = tw_expand_row(&c, row, &root, d1, d2, &frozen);
-                if (c.oom) { ok = 0; break; }
+                int nk = 0, best = 0;
+                long nch = tw_net_expand(P, &c, row, d1, d2), ci;
+                if (nch < 0) { ok = 0; break; }
                 if (nch == 0) {  /* frozen before the move: a draw */
                     tw_result res = {1, -1, TW_K_DRAW, 0};
                     tw_outcome(P, res, t);
@@ -272,7 +282,7 @@ int tw_net_ply2_targets(const tw_params *P, const tw_net *n, const tw_race_table
                 }
                 /* the prune best children at 0 ply (the first of equal values first) */
                 for (ci = 0; ci < nch; ci++) {
-                    const uint8_t *ch = c.out + ci * TW_W;
+                    const uint8_t *ch = c.out + (size_t)ci * TW_W;
                     double v = tw_net_child0(P, &c.geo, n, race, ch, t, &kind);
                     int pos;
                     if (nk < prune) pos = nk++;
@@ -289,8 +299,7 @@ int tw_net_ply2_targets(const tw_params *P, const tw_net *n, const tw_race_table
                 for (j = 0; j < nk; j++) {
                     if (kindk[j] == 0) {
                         if (!tw_net_ply1_row(P, &c2, n, race, kids[j], &rng, inner)) { ok = 0; break; }
-                        tk[j][0] = 1.0f - inner[0]; tk[j][1] = inner[3]; tk[j][2] = inner[4];
-                        tk[j][3] = inner[1]; tk[j][4] = inner[2];
+                        tw_swap_sides(inner, tk[j]);
                         vk[j] = tw_net_equity(P, tk[j]);
                     }
                     if (vk[j] > best_v) { best_v = vk[j]; best = j; }
