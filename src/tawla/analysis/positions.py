@@ -26,7 +26,6 @@ from ..bots import Bot
 from ..core.layout import PACKED_WIDTH
 from ..errors import ConfigError, FormatError, InvalidAction, InvalidId, TawlaError, quote
 from ..evaluation import evaluate_rows
-from ..evaluation.net import shipped_net
 from ..position import Position, positions_to_array
 from ..rules import Ruleset, RulesetLike, get_ruleset
 
@@ -267,14 +266,10 @@ def level_contact(r: Ruleset, level: str):
     tawla.errors.ConfigError
         A level of neither family, or a ``net`` level for a ruleset without a shipped network.
     """
-    if level.startswith("net"):
-        net = shipped_net(r)
-        if net is None:
-            raise ConfigError(f"level {level!r} needs a trained network for {r.name}, and none is shipped")
-        return net
-    if level.startswith("ply"):
-        return None
-    raise ConfigError(f"unknown level {level!r}: one of {', '.join(Bot.LEVELS)}")
+    bot = _bot(r, level)  # an unknown level, or a net level without a network: ConfigError
+    if bot.depth < 0:
+        raise ConfigError(f"level {level!r} has no evaluator: one of the ply or net levels")
+    return bot.contact
 
 
 def _values(rows: np.ndarray, r: Ruleset, level: str) -> np.ndarray:

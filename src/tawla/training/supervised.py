@@ -23,11 +23,10 @@ import numpy as np
 
 from .. import native
 from ..errors import ConfigError, InvalidArgument
-from ..evaluation.bearoff import eval_tables
 from ..evaluation.net import NetEvaluator
-from ..rules import HIT, OPPOSITE, get_ruleset
+from ..rules import get_ruleset
 from .duel import duel, evaluator_player
-from .td import _save_atomic, chunk_seed
+from .td import _save_atomic, chunk_seed, race_tables
 
 __all__ = ["SuperviseConfig", "supervise", "search_targets"]
 
@@ -106,14 +105,6 @@ class SuperviseConfig:
                                   f"{self.alpha}, {self.alpha_decay}")
 
 
-def _race(ruleset, race_cutoff: bool) -> tuple:
-    r = get_ruleset(ruleset)
-    if race_cutoff and r.contact == HIT and r.geometry == OPPOSITE:
-        one, _, _, two = eval_tables()
-        return one, two
-    return None, None
-
-
 def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune: int = 2,
                    race_cutoff: bool = True, threads: int = 1) -> np.ndarray:
     """The search targets of pre-roll rows: float32[N, 5], the network's output layout.
@@ -151,7 +142,7 @@ def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune
     if depth not in (1, 2):
         raise InvalidArgument(f"depth must be 1 or 2, not {depth}")
     params = native.params(net.ruleset)
-    one, two = _race(net.ruleset, race_cutoff)
+    one, two = race_tables(net.ruleset, race_cutoff)
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
     chunk_size = TARGET_CHUNK if depth == 1 else TARGET_CHUNK // 16
     fast = native.fast_net  # bound once: not None past the check above
@@ -227,7 +218,7 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
         net.meta = {**start.meta, **cfg.extra, "lineage": lineage, "earlier_rounds": earlier,
                     "supervised": {"config": conf, "start": start_sha, "rounds": []}}
     params = native.params(r)
-    one, two = _race(r, cfg.race_cutoff)
+    one, two = race_tables(r, cfg.race_cutoff)
     opponent = evaluator_player(r)
     net.meta["supervised"]["config"] = conf
     records = net.meta["supervised"]["rounds"]

@@ -86,6 +86,17 @@ class TrainConfig:
             raise InvalidArgument(f"need 0 < alpha_end <= alpha <= 10, not {self.alpha_end}, {self.alpha}")
 
 
+def race_tables(ruleset, race_cutoff: bool) -> tuple:
+    """The race model's tables as the compiled trainers take them, ``(one, two)``, where the
+    race cut-off applies (``race_cutoff`` and a hitting, opposite-direction ruleset: backgammon,
+    adi), else ``(None, None)``."""
+    r = get_ruleset(ruleset)
+    if race_cutoff and r.contact == HIT and r.geometry == OPPOSITE:
+        one, _, _, two = eval_tables()
+        return one, two
+    return None, None
+
+
 def chunk_seed(seed: int, k: int) -> int:
     """The dice seed of chunk ``k`` of a run seeded ``seed`` (64-bit)."""
     return int(np.random.SeedSequence([seed, k]).generate_state(1, np.uint64)[0])
@@ -158,10 +169,7 @@ def train(cfg: TrainConfig, checkpoint: str | os.PathLike | None = None, *, resu
         net.meta.update({"config": conf, "games": 0, "curve": [], "seconds": 0.0, **cfg.extra})
     params = native.params(r)
     opponent = evaluator_player(r)
-    race: tuple = (None, None)
-    if cfg.race_cutoff and r.contact == HIT and r.geometry == OPPOSITE:
-        one, _, _, two = eval_tables()
-        race = (one, two)
+    race = race_tables(r, cfg.race_cutoff)
     done = int(net.meta["games"])
     while done < cfg.games:
         n = min(cfg.chunk, cfg.games - done)
