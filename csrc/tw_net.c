@@ -289,6 +289,16 @@ static void tw_net_lanes(const tw_params *P, const tw_net *n, const uint8_t *con
     for (l = 0; l < nl; l++) tw_tail(n, acc[l], h, o + l * TW_NET_NO);
 }
 
+void tw_net_rows_at(const tw_params *P, const tw_net *n, const uint8_t *const *rows, long count, float *o) {
+    tw_net_prefix pre;
+    long i;
+    tw_prefix_init(&pre);
+    for (i = 0; i < count; i += TW_NET_LANES) {
+        int nl = count - i < TW_NET_LANES ? (int)(count - i) : TW_NET_LANES;
+        tw_net_lanes(P, n, rows + i, nl, o + (size_t)i * TW_NET_NO, &pre);
+    }
+}
+
 void tw_net_rows(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, float *o) {
     const uint8_t *lane[TW_NET_LANES];
     tw_net_prefix pre;

@@ -68,6 +68,8 @@ void tw_net_row(const tw_params *P, const tw_net *n, const uint8_t *row, float *
 /* Outputs o[count][TW_NET_NO] of count rows (mover's seat, stride TW_W): what tw_net_row gives
    each, the hidden and output layers of eight rows at a time. */
 void tw_net_rows(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, float *o);
+/* The same for rows given by pointers: o[i] the outputs of rows[i]. */
+void tw_net_rows_at(const tw_params *P, const tw_net *n, const uint8_t *const *rows, long count, float *o);
 
 /* Backgammon / adi rows (opposite geometry) in one pass, out[count][6] the evaluation columns: a
    lost game or a race by tw_eval_bg_ends, the contact rows by the network (as tw_net_row then

@@ -11,6 +11,8 @@
 #include "tw_result.h"
 #include "tw_rng.h"
 
+#include <stdlib.h>
+
 /* The outputs of a finished game for the side that moved last (res: relative to the row's
    mover, the other side). */
 static void tw_outcome(const tw_params *P, tw_result res, float *t) {
@@ -53,14 +55,13 @@ static long tw_net_expand(const tw_params *P, tw_ctx *c, const uint8_t *row, int
     return c->oom ? -1 : (long)nch;
 }
 
-/* A child's result (cheap game-over test, no freeze check) into *r and, when the game goes on,
-   its outputs for its own mover into o: the race model's where race tables are given and no
-   contact is left (returns 2), else the network's (returns 0); 1 for a finished game. */
-static int tw_net_child(const tw_params *P, const tw_geo *geo, const tw_net *n, const tw_race_tables *race,
-                        const uint8_t *ch, float *o, tw_result *r) {
-    int idx[TW_NET_NI], m, k;
-    float val[TW_NET_NI], h[TW_NET_MAXH];
+/* A child's result (cheap game-over test, no freeze check) into *r; 1 for a finished game, 2
+   when race tables are given and no contact is left (the race model's outputs for the child's
+   own mover into o), 0 when the network has to value it (o untouched). */
+static int tw_net_child_kind(const tw_params *P, const tw_geo *geo, const tw_race_tables *race,
+                             const uint8_t *ch, float *o, tw_result *r) {
     double ro[6];
+    int k;
     tw_result none = {0, -1, TW_K_UNFINISHED, 0};
     *r = none;
     if (tw_over_cheap(P, geo, ch)) *r = tw_game_result(P, geo, ch, 1);
@@ -71,51 +72,95 @@ static int tw_net_child(const tw_params *P, const tw_geo *geo, const tw_net *n, 
         for (k = 0; k < TW_NET_NO; k++) o[k] = (float)ro[k + 1];
         return 2;
     }
-    m = tw_net_inputs(P, ch, idx, val);
-    tw_net_forward(n, idx, val, m, h, o);
     return 0;
+}
+
+/* tw_net_child_kind, and for kind 0 the network's outputs for the child's mover into o. */
+static int tw_net_child(const tw_params *P, const tw_geo *geo, const tw_net *n, const tw_race_tables *race,
+                        const uint8_t *ch, float *o, tw_result *r) {
+    int idx[TW_NET_NI], m;
+    float val[TW_NET_NI], h[TW_NET_MAXH];
+    int kind = tw_net_child_kind(P, geo, race, ch, o, r);
+    if (kind == 0) {
+        m = tw_net_inputs(P, ch, idx, val);
+        tw_net_forward(n, idx, val, m, h, o);
+    }
+    return kind;
 }
 
 /* The greedy move of the pre-roll row for dice (d1, d2) (with probability explore a uniformly
    random child instead; rng only read then): the chosen child into child[TW_W], the outputs
    after the move for the row's mover into t[TW_NET_NO], the game's result after it into *res.
    Returns TW_GREEDY_PLAY, _OVER (the move ends the game), _RACE (the child has no contact and
-   the race model valued it), _FROZEN (no legal child: a draw, t its outputs) or _OOM. */
+   the race model valued it), _FROZEN (no legal child: a draw, t its outputs) or _OOM. The
+   children the network values are evaluated together (tw_net_rows_at: the same outputs as one
+   at a time); of equal values the first child wins. */
 enum { TW_GREEDY_PLAY, TW_GREEDY_OVER, TW_GREEDY_RACE, TW_GREEDY_FROZEN, TW_GREEDY_OOM };
+
+#define TW_GREEDY_STACK 256
 
 static int tw_net_greedy(const tw_params *P, tw_ctx *c, const tw_net *n, const tw_race_tables *race,
                          const uint8_t *row, int d1, int d2, float explore, tw_rng *rng,
                          uint8_t *child, float *t, tw_result *res) {
-    float oc[TW_NET_NO], best_o[TW_NET_NO];
-    double best_v = -1e300;
-    long nch = tw_net_expand(P, c, row, d1, d2), i, best = 0, pick = -1;
-    int best_race = 0;
-    tw_result best_res = {0, -1, TW_K_UNFINISHED, 0};
+    float so[TW_GREEDY_STACK * TW_NET_NO], sq[TW_GREEDY_STACK * TW_NET_NO], *o = so, *q = sq;
+    const uint8_t *sp[TW_GREEDY_STACK], **ptr = sp;
+    long sat[TW_GREEDY_STACK], *at = sat;
+    double sv[TW_GREEDY_STACK], *v = sv, best_v = -1e300;
+    signed char sk[TW_GREEDY_STACK], *kinds = sk;
+    void *heap = NULL;
+    const float *bo;
+    long nch = tw_net_expand(P, c, row, d1, d2), i, best = 0, m = 0;
+    int bk;
+    tw_result r, none = {0, -1, TW_K_UNFINISHED, 0};
     if (nch < 0) return TW_GREEDY_OOM;
     if (nch == 0) {  /* frozen before the move: a draw */
         res->over = 1; res->winner = -1; res->kind = TW_K_DRAW; res->points = 0;
         tw_outcome(P, *res, t);
         return TW_GREEDY_FROZEN;
     }
-    if (explore > 0.0f && tw_uniform(rng) < explore) pick = (long)tw_below(rng, (uint32_t)nch);
-    for (i = 0; i < nch; i++) {
-        tw_result r;
-        int kind;
-        double v;
-        if (pick >= 0 && i != pick) continue;
-        kind = tw_net_child(P, &c->geo, n, race, c->out + (size_t)i * TW_W, oc, &r);
-        v = kind == 1 ? tw_outcome_points(r) : -tw_net_equity(P, oc);
-        if (v > best_v) {
-            best_v = v; best = i; best_res = r; best_race = kind == 2;
-            if (!r.over) memcpy(best_o, oc, sizeof(best_o));
+    if (explore > 0.0f && tw_uniform(rng) < explore) {  /* one random child, valued alone */
+        best = (long)tw_below(rng, (uint32_t)nch);
+        bk = tw_net_child(P, &c->geo, n, race, c->out + (size_t)best * TW_W, so, &r);
+        bo = so;
+    } else {
+        if (nch > TW_GREEDY_STACK) {
+            char *b = heap = malloc((size_t)nch * (2 * TW_NET_NO * sizeof(float) + sizeof(double) + sizeof(long)
+                                                   + sizeof(*ptr) + 1));
+            if (!heap) return TW_GREEDY_OOM;
+            v = (double *)b; b += (size_t)nch * sizeof(double);
+            at = (long *)b; b += (size_t)nch * sizeof(long);
+            ptr = (const uint8_t **)b; b += (size_t)nch * sizeof(*ptr);
+            o = (float *)b; b += (size_t)nch * TW_NET_NO * sizeof(float);
+            q = (float *)b; b += (size_t)nch * TW_NET_NO * sizeof(float);
+            kinds = (signed char *)b;
         }
+        for (i = 0; i < nch; i++) {
+            const uint8_t *ch = c->out + (size_t)i * TW_W;
+            kinds[i] = (signed char)tw_net_child_kind(P, &c->geo, race, ch, o + (size_t)i * TW_NET_NO, &r);
+            if (kinds[i] == 1) v[i] = tw_outcome_points(r);
+            else if (kinds[i] == 2) v[i] = -tw_net_equity(P, o + (size_t)i * TW_NET_NO);
+            else { ptr[m] = ch; at[m++] = i; }
+        }
+        tw_net_rows_at(P, n, ptr, m, q);
+        for (i = 0; i < m; i++) {
+            memcpy(o + (size_t)at[i] * TW_NET_NO, q + (size_t)i * TW_NET_NO, TW_NET_NO * sizeof(float));
+            v[at[i]] = -tw_net_equity(P, q + (size_t)i * TW_NET_NO);
+        }
+        for (i = 0; i < nch; i++)
+            if (v[i] > best_v) { best_v = v[i]; best = i; }
+        bk = kinds[best];
+        bo = o + (size_t)best * TW_NET_NO;
+        r = none;
+        if (bk == 1) tw_net_child_kind(P, &c->geo, race, c->out + (size_t)best * TW_W, q, &r);
     }
     memcpy(child, c->out + (size_t)best * TW_W, TW_W);
-    if (!best_res.over && P->can_freeze) best_res = tw_game_result(P, &c->geo, child, 0);
-    *res = best_res;
-    if (best_res.over) { tw_outcome(P, best_res, t); return TW_GREEDY_OVER; }
-    tw_swap_sides(best_o, t);  /* the child's outputs are the opponent's */
-    return best_race ? TW_GREEDY_RACE : TW_GREEDY_PLAY;
+    if (bk != 1 && P->can_freeze) r = tw_game_result(P, &c->geo, child, 0);
+    *res = r;
+    if (r.over) tw_outcome(P, r, t);
+    else tw_swap_sides(bo, t);  /* the child's outputs are the opponent's */
+    free(heap);
+    if (r.over) return TW_GREEDY_OVER;
+    return bk == 2 ? TW_GREEDY_RACE : TW_GREEDY_PLAY;
 }
 
 int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, float alpha,
