@@ -1,5 +1,6 @@
 # Included by _fast.pyx: training of the neural evaluators of csrc/tw_net.h (tw_net_train.c) —
-# TD(0) self-play, the positions of self-play games, 1-ply search targets and their fitting —
+# TD(0) self-play, the positions of self-play games, 1- and 2-ply search and truncated-rollout
+# targets and their fitting —
 # for tawla.training.
 
 
@@ -210,6 +211,53 @@ def net_ply2_targets(const uint8_t[:, ::1] positions, Params params, const float
     cdef float[:, ::1] o = out
     with nogil:
         ok = tw_net_ply2_targets(&params.p, &net, tp, &positions[0, 0], n, prune, &o[0, 0])
+    if not ok:
+        raise MemoryError()
+    return out
+
+
+def net_rollout_targets(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1,
+                        const float[::1] b1, const float[:, ::1] w2, const float[::1] b2, int trials,
+                        int horizon, unsigned long long seed, long first=0, race_one=None,
+                        race_two=None, bint checked=True):
+    """Truncated-rollout targets of pre-roll rows: each row played out ``trials`` times by the
+    network's greedy moves (trial j's first roll the ordered roll j mod 36, later rolls random)
+    for ``horizon`` moves (0: until the game ends or, with race tables, contact ends); the
+    outputs after the last move for the row's mover (the network's, the race model's or the
+    game's result), averaged over the trials. Row i's dice depend only on ``seed`` and
+    ``first + i`` (its index in the whole set), so chunks give the same targets.
+
+    Returns
+    -------
+    float32[N, NET_OUTPUTS]
+
+    Raises
+    ------
+    InvalidArgument
+        Weights of other shapes, ``trials`` < 1, ``horizon`` < 0, race tables for a
+        same-direction ruleset.
+    InvalidPosition
+        As for :func:`net_ply1_targets`.
+    """
+    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_race_tables t
+    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
+    cdef Py_ssize_t n = positions.shape[0]
+    cdef int ok
+    if trials < 1 or horizon < 0 or first < 0:
+        raise InvalidArgument(f"need trials >= 1, horizon >= 0 and first >= 0, not {trials}, {horizon}, {first}")
+    if checked:
+        _validate_batch(params, positions)
+        over = game_results(positions, params)[0]
+        if np.any(over):
+            raise InvalidPosition(f"row {int(np.argmax(over))} is a finished game")
+    out = np.zeros((n, TW_NET_NO), dtype=np.float32)
+    if n == 0:
+        return out
+    cdef float[:, ::1] o = out
+    with nogil:
+        ok = tw_net_rollout_targets(&params.p, &net, tp, &positions[0, 0], n, first, trials, horizon,
+                                    seed, &o[0, 0])
     if not ok:
         raise MemoryError()
     return out

@@ -176,5 +176,8 @@ cdef extern from "tawla_engine.h" nogil:
                             const uint8_t *rows, long count, float *targets)
     int tw_net_ply2_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
                             const uint8_t *rows, long count, int prune, float *targets)
+    int tw_net_rollout_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
+                               const uint8_t *rows, long count, long first, int trials, int horizon,
+                               uint64_t seed, float *targets)
     double tw_net_fit(const tw_params *P, tw_net *n, const uint8_t *rows, const float *targets,
                       const int64_t *order, long count, float alpha)

@@ -113,6 +113,17 @@ int tw_net_ply1_targets(const tw_params *P, const tw_net *n, const tw_race_table
 int tw_net_ply2_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
                         const uint8_t *rows, long count, int prune, float *targets);
 
+/* Truncated-rollout targets of pre-roll rows: each row played out trials times by the
+   network's greedy moves (the first roll of trial j is the ordered roll j mod 36, the later
+   rolls random) for horizon moves (0: until the game ends or, with race tables, contact ends),
+   the outputs after the last move (the network's, the race model's or the game's result) for
+   the row's mover averaged over the trials into targets[count][TW_NET_NO]. The dice of row i
+   come from seed and first + i alone (rows may be split into chunks). With horizon 1 and 36
+   trials: the 1-ply targets. Returns 0 on OOM. */
+int tw_net_rollout_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
+                           const uint8_t *rows, long count, long first, int trials, int horizon,
+                           uint64_t seed, float *targets);
+
 /* One epoch of stochastic gradient descent: rows[order[i]] toward targets[order[i]] for i in
    [0, count), step size alpha; returns the mean squared error of the outputs met (before each
    step). */

@@ -359,6 +359,47 @@ int tw_net_ply2_targets(const tw_params *P, const tw_net *n, const tw_race_table
     return ok;
 }
 
+#define TW_ROLLOUT_MAX_PLIES 10000
+
+int tw_net_rollout_targets(const tw_params *P, const tw_net *n, const tw_race_tables *race,
+                           const uint8_t *rows, long count, long first, int trials, int horizon,
+                           uint64_t seed, float *targets) {
+    tw_ctx c;
+    tw_rng rng;
+    uint8_t cur[64], child[64];
+    float t[TW_NET_NO], u[TW_NET_NO];
+    tw_result res;
+    long i;
+    int trial, ply, k, kind = TW_GREEDY_PLAY;
+    if (trials < 1) trials = 1;
+    if (!tw_ctx_init(&c, P)) return 0;
+    for (i = 0; i < count; i++) {
+        double acc[TW_NET_NO] = {0};
+        /* the dice of row first + i depend on nothing else: the same whatever the chunks */
+        tw_rng_seed(&rng, seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(first + i + 1)));
+        for (trial = 0; trial < trials; trial++) {
+            int d1 = 1 + (trial % 36) / 6, d2 = 1 + trial % 6, mover = 0;  /* first roll stratified */
+            memcpy(cur, rows + (size_t)i * TW_W, TW_W);
+            for (ply = 0; ply < (horizon > 0 ? horizon : TW_ROLLOUT_MAX_PLIES); ply++) {
+                kind = tw_net_greedy(P, &c, n, race, cur, d1, d2, 0.0f, &rng, child, t, &res);
+                if (kind == TW_GREEDY_OOM) { tw_ctx_free(&c); tw_out_free(&c); return 0; }
+                if (kind != TW_GREEDY_PLAY) break;
+                memcpy(cur, child, TW_W);
+                mover ^= 1;
+                if (horizon > 0 && ply + 1 == horizon) break;
+                d1 = 1 + (int)tw_below(&rng, 6); d2 = 1 + (int)tw_below(&rng, 6);
+            }
+            /* t: the outputs after the last move for the side that made it */
+            if (kind == TW_GREEDY_PLAY ? mover == 0 : mover == 1) { tw_swap_sides(t, u); memcpy(t, u, sizeof(t)); }
+            for (k = 0; k < TW_NET_NO; k++) acc[k] += t[k];
+        }
+        for (k = 0; k < TW_NET_NO; k++) targets[i * TW_NET_NO + k] = (float)(acc[k] / trials);
+    }
+    tw_ctx_free(&c);
+    tw_out_free(&c);
+    return 1;
+}
+
 double tw_net_fit(const tw_params *P, tw_net *n, const uint8_t *rows, const float *targets,
                   const int64_t *order, long count, float alpha) {
     int idx[TW_NET_NI], m, k;

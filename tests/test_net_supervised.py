@@ -1,5 +1,5 @@
 """Supervised rounds of the neural evaluators: the positions of self-play, the 1-ply search
-targets against a numpy search over tawla.expand, the fit, a resumed run, the command; TD
+targets against a numpy search over tawla.expand, truncated-rollout targets, the fit, a resumed run, the command; TD
 training continued from a network."""
 
 from __future__ import annotations
@@ -110,6 +110,84 @@ def test_ply2_targets_search_the_best_children_one_ply_deeper():
         np.testing.assert_allclose(target, want, atol=3e-6)
     with pytest.raises(InvalidArgument):
         search_targets(net, rows, depth=3)
+
+
+def greedy_child(net: NetEvaluator, row: np.ndarray, dice: tuple[int, int]) -> tuple[np.ndarray, bool]:
+    """The child the greedy move of the compiled search picks (the first of the best), as
+    numpy_targets values children, and whether it is a plain contact child (no race, no end)."""
+    r = net.ruleset
+    kids, _ = tawla.expand(row[None], np.array([dice], np.uint8), ruleset=r)
+    cols = evaluate_np(kids, r, net)
+    me, opp, _ = sides(kids, r)
+    plain = ~terminal(me, opp, r)[0] & ~is_race(kids, r)
+    o = np.where(plain[:, None], net.outputs(kids), cols[:, 1:6])
+    b = int(np.argmin(2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]))
+    return kids[b], bool(plain[b])
+
+
+def test_rollouts_of_one_move_are_the_ply1_targets():
+    """Horizon 1 with the 36 rolls each once is the 1-ply search (non-doubles twice, 2/36)."""
+    for name in ("backgammon", "mahbusa"):
+        net = shipped_net(name)
+        rows = positions(net, 60, seed=21, race=name == "backgammon")
+        cut = name == "backgammon"
+        np.testing.assert_allclose(search_targets(net, rows, trials=36, horizon=1, race_cutoff=cut),
+                                   search_targets(net, rows, race_cutoff=cut), atol=1e-6)
+
+
+def test_rollouts_of_two_moves_average_the_replies_1ply_values():
+    """Horizon 2: the mover's greedy move for the first roll, then the opponent's greedy move for
+    a random roll; over many trials the mean approaches, for each first roll, the opponent's
+    1-ply value of the mover's child (seen from the mover's seat)."""
+    net = shipped_net("backgammon")
+    p = native.params(net.ruleset)
+    one, _, _, two = eval_tables()
+    rows = positions(net, 40, seed=23)[10:13]
+    k = 200  # trials per first roll
+    got = search_targets(net, rows, trials=36 * k, horizon=2, seed=3)
+    for row, target in zip(rows, got):
+        want = np.zeros(5)
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                child, plain = greedy_child(net, row, (d1, d2))
+                assert plain  # the test's positions stay in contact
+                t = native.fast_net.net_ply1_targets(child[None], p, net.w1, net.b1, net.w2, net.b2, one, two)[0]
+                want += np.array([1 - t[0], t[3], t[4], t[1], t[2]]) / 36
+        # the only randomness is the reply's roll: each output's mean within 4 standard errors
+        np.testing.assert_allclose(target, want, atol=4 * 0.5 / np.sqrt(36 * k))
+
+
+def test_rollout_targets_are_seeded_and_do_not_depend_on_the_chunks():
+    net = shipped_net("backgammon")
+    rows = positions(net, 300, seed=25)
+    f, p = native.fast_net, native.params(net.ruleset)
+    one, _, _, two = eval_tables()
+    a = search_targets(net, rows, trials=36, horizon=2, seed=11)
+    np.testing.assert_array_equal(a, search_targets(net, rows, trials=36, horizon=2, seed=11, threads=2))
+    tail = f.net_rollout_targets(np.ascontiguousarray(rows[100:]), p, net.w1, net.b1, net.w2, net.b2,
+                                 36, 2, 11, 100, one, two)
+    np.testing.assert_array_equal(tail, a[100:])  # row i's dice: the seed and its index alone
+    b = search_targets(net, rows, trials=36, horizon=2, seed=12)
+    assert not np.array_equal(a, b)
+    assert np.abs(a - b).mean() < 0.05 and np.all((a > -1e-9) & (a < 1 + 1e-9))  # the race model: within rounding
+    full = search_targets(net, rows[:8], trials=36, horizon=0, seed=11)  # to the race or the end
+    assert np.all((full > -1e-9) & (full < 1 + 1e-9))
+    with pytest.raises(InvalidArgument):
+        search_targets(net, rows, trials=-1)
+    with pytest.raises(InvalidArgument):
+        f.net_rollout_targets(rows, p, net.w1, net.b1, net.w2, net.b2, 0, 6, 11)
+    with pytest.raises(InvalidArgument):
+        SuperviseConfig(ruleset="backgammon", trials=36, horizon=-1).check()
+
+
+def test_a_rollout_that_ends_the_game_values_the_result():
+    """The mover bears off its last checker with any roll: every trial ends with its win."""
+    net = shipped_net("backgammon")
+    row = np.zeros(56, np.uint8)
+    row[0], row[1] = 14, 1  # the mover: one checker on its 1-point, 14 off
+    row[26 + 20] = 15  # the opponent's 15 on the mover's 20-point
+    got = search_targets(net, np.ascontiguousarray(row[None]), trials=36, horizon=5, seed=1)[0]
+    assert got[0] == 1.0 and got[3] == 0 and got[4] == 0
 
 
 def test_ply1_targets_of_mahbusa_use_the_network_everywhere_but_the_end():

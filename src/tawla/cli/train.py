@@ -23,7 +23,8 @@ DESCRIPTION = (
     "of duplicate-dice games against the heuristic evaluator at 0 ply; --curve writes that "
     "learning curve as a PNG (needs matplotlib). The same options give the same weights. "
     "With --from NET.npz, supervised rounds instead: --rounds times, --positions positions of the "
-    "network's self-play, each valued by a 1-ply (--depth 2: pruned 2-ply) search on the network, "
+    "network's self-play, each valued by a 1-ply (--depth 2: pruned 2-ply) search on the network "
+    "(--trials N: by N truncated rollouts of --horizon moves of the network's greedy play), "
     "and the network fitted to "
     "them (--epochs passes, step size --fit-alpha); a checkpoint after each round."
 )
@@ -70,7 +71,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                    help="plies of the search that values the positions (default: 1)")
     s.add_argument("--prune", type=positive, default=2,
                    help="at --depth 2, the children per roll searched deeper, 1..8 (default: 2)")
-    s.add_argument("--threads", type=positive, default=1, help="threads for the 1-ply targets (default: 1)")
+    s.add_argument("--trials", type=count, default=0,
+                   help="value the positions by this many truncated rollouts each instead of a search "
+                        "(36 or a multiple stratifies the first roll; default: 0, the search)")
+    s.add_argument("--horizon", type=count, default=8,
+                   help="with --trials, the moves of a rollout (0: to the game's end or the race model; default: 8)")
+    s.add_argument("--threads", type=positive, default=1, help="threads for the targets (default: 1)")
     p.set_defaults(run=run)
     return p
 
@@ -127,7 +133,7 @@ def _run_supervised(args: argparse.Namespace) -> int:
                           alpha_decay=args.fit_decay,
                           holdout=min(5000, args.positions // 10) if args.holdout is None else args.holdout, seed=args.seed, max_turns=args.max_turns,
                           race_cutoff=True, eval_pairs=args.eval_pairs,
-                          depth=args.depth, prune=args.prune)
+                          depth=args.depth, prune=args.prune, trials=args.trials, horizon=args.horizon)
     cmd = "tawla train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else None
     if cmd:
         cfg.extra["command"] = cmd

@@ -65,6 +65,10 @@ def net_ply1_targets(positions: np.ndarray, params: Params, w1: np.ndarray, b1: 
 def net_ply2_targets(positions: np.ndarray, params: Params, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
                      b2: np.ndarray, prune: int = ..., race_one: np.ndarray | None = ...,
                      race_two: np.ndarray | None = ..., checked: bool = ...) -> np.ndarray: ...
+def net_rollout_targets(positions: np.ndarray, params: Params, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+                        b2: np.ndarray, trials: int, horizon: int, seed: int, first: int = ...,
+                        race_one: np.ndarray | None = ..., race_two: np.ndarray | None = ...,
+                        checked: bool = ...) -> np.ndarray: ...
 def net_fit(params: Params, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
             positions: np.ndarray, targets: np.ndarray, order: np.ndarray, alpha: float) -> float: ...
 def net_eval_bg(positions: np.ndarray, params: Params, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,

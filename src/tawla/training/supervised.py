@@ -70,6 +70,12 @@ class SuperviseConfig:
         ply, each searched 1 ply deeper; about 10 times the cost a position per child kept).
     prune : int
         Children kept per roll at depth 2 (1..8).
+    trials : int
+        0: search targets (``depth``). Otherwise truncated-rollout targets: each position
+        played out ``trials`` times by the network's greedy moves (the first roll stratified
+        over the 36), for ``horizon`` moves, the outputs after the last move averaged.
+    horizon : int
+        Moves of a rollout (0: until the game ends or the race model takes over).
     """
 
     ruleset: str
@@ -86,6 +92,8 @@ class SuperviseConfig:
     eval_pairs: int = 500
     depth: int = 1
     prune: int = 2
+    trials: int = 0
+    horizon: int = 8
     extra: dict = field(default_factory=dict)
 
     def check(self) -> None:
@@ -98,6 +106,8 @@ class SuperviseConfig:
             raise InvalidArgument(f"holdout must be in [0, positions), not {self.holdout}")
         if self.depth not in (1, 2) or not 1 <= self.prune <= 8:
             raise InvalidArgument(f"depth must be 1 or 2 and prune 1..8, not {self.depth}, {self.prune}")
+        if self.trials < 0 or self.horizon < 0:
+            raise InvalidArgument(f"trials and horizon must be >= 0, not {self.trials}, {self.horizon}")
         if not 0.0 <= self.explore <= 1.0:
             raise InvalidArgument(f"explore must be in [0, 1], not {self.explore}")
         if not (0.0 < self.alpha <= 10.0 and 0.0 < self.alpha_decay <= 1.0):
@@ -106,14 +116,20 @@ class SuperviseConfig:
 
 
 def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune: int = 2,
-                   race_cutoff: bool = True, threads: int = 1) -> np.ndarray:
+                   race_cutoff: bool = True, threads: int = 1, trials: int = 0, horizon: int = 8,
+                   seed: int = 0) -> np.ndarray:
     """The search targets of pre-roll rows: float32[N, 5], the network's output layout.
 
     Depth 1: for each of the 21 rolls the outputs after the network's greedy move (game ends
     exact; with ``race_cutoff`` in backgammon and adi, children without contact by the race
     model), for the row's mover, averaged with the rolls' probabilities (1/36 a double, 2/36
     the others). Depth 2: for each roll the ``prune`` children best at 0 ply, each valued by
-    the depth-1 search from its mover's seat, the best of them for the row's mover.
+    the depth-1 search from its mover's seat, the best of them for the row's mover. With
+    ``trials`` > 0, truncated rollouts instead (``depth`` and ``prune`` unused): each row
+    played out ``trials`` times by the network's greedy moves for ``horizon`` moves (0: to the
+    game's end or the race model), the first roll of trial j the ordered roll j mod 36, the
+    later ones random from ``seed`` and the row's index; the outputs after the last move for
+    the row's mover, averaged.
 
     Parameters
     ----------
@@ -127,13 +143,15 @@ def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune
     threads : int
         Threads to compute them in (the compiled search runs without the GIL; the targets do
         not depend on it).
+    trials, horizon, seed : int
+        The rollouts' (``trials`` 0: search targets).
 
     Raises
     ------
     tawla.errors.ConfigError
         No compiled engine.
     tawla.errors.InvalidArgument
-        A depth other than 1 or 2, ``prune`` outside 1..8.
+        A depth other than 1 or 2, ``prune`` outside 1..8, ``trials`` or ``horizon`` < 0.
     tawla.errors.InvalidPosition
         A row that is not a position of the ruleset, or a finished game.
     """
@@ -141,18 +159,24 @@ def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune
         raise ConfigError("the search targets need the compiled engine (tawla.native.fast_net)")
     if depth not in (1, 2):
         raise InvalidArgument(f"depth must be 1 or 2, not {depth}")
+    if trials < 0 or horizon < 0:
+        raise InvalidArgument(f"trials and horizon must be >= 0, not {trials}, {horizon}")
     params = native.params(net.ruleset)
     one, two = race_tables(net.ruleset, race_cutoff)
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
-    chunk_size = TARGET_CHUNK if depth == 1 else TARGET_CHUNK // 16
+    chunk_size = TARGET_CHUNK if depth == 1 and not trials else TARGET_CHUNK // 16
     fast = native.fast_net  # bound once: not None past the check above
 
-    def one_chunk(chunk: np.ndarray) -> np.ndarray:
+    def one_chunk(first: int) -> np.ndarray:
+        chunk = rows[first:first + chunk_size]
+        if trials:
+            return fast.net_rollout_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, trials, horizon,
+                                            seed, first, one, two)
         if depth == 2:
             return fast.net_ply2_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, prune, one, two)
         return fast.net_ply1_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, one, two)
 
-    chunks = [rows[i:i + chunk_size] for i in range(0, len(rows), chunk_size)] or [rows]
+    chunks = list(range(0, len(rows), chunk_size)) or [0]
     if threads <= 1:
         return np.concatenate([one_chunk(c) for c in chunks])
     with ThreadPoolExecutor(threads) as ex:
@@ -230,7 +254,8 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
                                              cfg.max_turns, one, two)
         t1 = time.perf_counter()
         targets = search_targets(net, rows, depth=cfg.depth, prune=cfg.prune, race_cutoff=cfg.race_cutoff,
-                                 threads=threads)
+                                 threads=threads, trials=cfg.trials, horizon=cfg.horizon,
+                                 seed=chunk_seed(cfg.seed, 2 * k + 1) ^ 0x5EED)
         search_wall = time.perf_counter() - t1
         fit, held = rows[cfg.holdout:], rows[:cfg.holdout]
         before = _mse(net, params, held, targets[:cfg.holdout])
