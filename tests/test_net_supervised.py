@@ -254,6 +254,12 @@ def test_the_train_command_runs_supervised_rounds(tmp_path, capsys):
     rec = net.meta["supervised"]["rounds"][0]
     assert rec["positions"] == 120 and len(rec["vs_heuristic"]) == 2
     assert "1 rounds" in capsys.readouterr().err
+    roll = tmp_path / "roll.npz"  # rollout targets
+    assert main(["train", "--from", str(start), "--rounds", "1", "--positions", "60", "--epochs", "1",
+                 "--eval-pairs", "0", "--max-turns", "300", "--trials", "36", "--horizon", "3",
+                 "-o", str(roll), "--no-progress"]) == 0
+    conf = NetEvaluator.load(roll).meta["supervised"]["config"]
+    assert conf["trials"] == 36 and conf["horizon"] == 3
 
 
 def test_td_training_continues_from_a_network(tmp_path):
