@@ -235,6 +235,7 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
         defaults = vars(SuperviseConfig(ruleset=cfg.ruleset))  # fields newer than the file
         if any(old.get(k, defaults[k]) != conf[k] for k in same) or sup.get("start") != start_sha:
             raise ConfigError(f"checkpoint {checkpoint} was made by another run: {sup.get('config')}")
+        net.meta.update(cfg.extra)  # the command: the one that runs the rounds to the end
     if net is None:
         net = NetEvaluator.from_bytes(start.to_bytes())
         lineage = [*start.meta.get("lineage", []), start.meta.get("command")]
