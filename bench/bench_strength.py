@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 import time
 from multiprocessing import Pool
 from pathlib import Path
@@ -197,19 +198,35 @@ def _worker(args):
     return out, times
 
 
+class _Serial:
+    """The part of a process pool :func:`match` uses, run in this process."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    @staticmethod
+    def imap(fn, items):
+        return map(fn, items)
+
+
 def match(ruleset, a, b, games, workers, seed=0):
     """Play ``games`` games (``games // 2`` duplicate pairs) of ``a`` against ``b`` and print
     points per game for ``a`` with a 95% confidence interval over the pairs (the two games
     of a pair share their dice, which removes much of the luck from the difference)."""
     seeds = list(range(seed, seed + games // 2))
-    nchunks = max(1, workers * 4)
+    nchunks = max(20, workers * 4)
     chunks = [seeds[i::nchunks] for i in range(nchunks)]
     t = time.time()
-    if workers > 1:
-        with Pool(workers) as pool:
-            res = pool.map(_worker, [(ruleset, a, b, c) for c in chunks if c])
-    else:
-        res = [_worker((ruleset, a, b, c)) for c in chunks if c]
+    res = []
+    with Pool(workers) if workers > 1 else _Serial() as pool:
+        for got in pool.imap(_worker, [(ruleset, a, b, c) for c in chunks if c]):
+            res.append(got)  # progress on stderr: the pairs so far
+            done = np.concatenate([np.asarray(x, dtype=float).reshape(-1, 2) for x, _ in res])
+            print(f"  {ruleset} {a} vs {b}: {len(done)}/{len(seeds)} pairs, {done.mean():+.3f} a game so far, "
+                  f"{time.time() - t:.0f}s", file=sys.stderr, flush=True)
     pairs = np.concatenate([np.asarray(x, dtype=float).reshape(-1, 2) for x, _ in res])
     times = np.concatenate([np.asarray(y, dtype=float) for _, y in res])
     pts = pairs.ravel()
