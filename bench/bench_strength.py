@@ -37,6 +37,7 @@ means (the unpaired interval over single games is printed beside it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -198,20 +199,6 @@ def _worker(args):
     return out, times
 
 
-class _Serial:
-    """The part of a process pool :func:`match` uses, run in this process."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    @staticmethod
-    def imap(fn, items):
-        return map(fn, items)
-
-
 def match(ruleset, a, b, games, workers, seed=0):
     """Play ``games`` games (``games // 2`` duplicate pairs) of ``a`` against ``b`` and print
     points per game for ``a`` with a 95% confidence interval over the pairs (the two games
@@ -221,8 +208,8 @@ def match(ruleset, a, b, games, workers, seed=0):
     chunks = [seeds[i::nchunks] for i in range(nchunks)]
     t = time.time()
     res = []
-    with Pool(workers) if workers > 1 else _Serial() as pool:
-        for got in pool.imap(_worker, [(ruleset, a, b, c) for c in chunks if c]):
+    with Pool(workers) if workers > 1 else contextlib.nullcontext() as pool:
+        for got in (pool.imap if pool else map)(_worker, [(ruleset, a, b, c) for c in chunks if c]):
             res.append(got)  # progress on stderr: the pairs so far
             done = np.concatenate([np.asarray(x, dtype=float).reshape(-1, 2) for x, _ in res])
             print(f"  {ruleset} {a} vs {b}: {len(done)}/{len(seeds)} pairs, {done.mean():+.3f} a game so far, "

@@ -1,7 +1,8 @@
 /*
  * Neural evaluators (tw_net_inputs.c, tw_net.c, tw_net_train.c): the inputs of a packed row,
  * a one-hidden-layer network in float32, its outputs as the six evaluation columns, and
- * TD(0) self-play training on the move generator.
+ * its training on the move generator (TD(0) self-play, supervised rounds on search or
+ * rollout targets).
  *
  * The inputs (TW_NET_NI floats, most of them 0) are, for each side in its own numbering
  * (the mover's block first, then the opponent's, TW_NET_SIDE each):

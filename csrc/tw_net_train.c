@@ -1,7 +1,8 @@
 /*
  * Training of a neural evaluator (tw_net.h) on the move generator: the greedy move of the
  * network (the child it values best, game ends valued exactly), TD(0) self-play, the positions
- * of self-play games, 1-ply search targets and their supervised fitting. With race tables
+ * of self-play games, 1- and 2-ply search targets, truncated-rollout targets and their
+ * supervised fitting. With race tables
  * (opposite geometry), a child with no contact left is valued by the race model (tw_eval.h):
  * the network learns contact positions only.
  */
@@ -370,7 +371,7 @@ int tw_net_rollout_targets(const tw_params *P, const tw_net *n, const tw_race_ta
     float t[TW_NET_NO], u[TW_NET_NO];
     tw_result res;
     long i;
-    int trial, ply, k, kind = TW_GREEDY_PLAY;
+    int trial, ply, k, last, kind = TW_GREEDY_PLAY;
     if (trials < 1) trials = 1;
     if (!tw_ctx_init(&c, P)) return 0;
     for (i = 0; i < count; i++) {
@@ -389,9 +390,12 @@ int tw_net_rollout_targets(const tw_params *P, const tw_net *n, const tw_race_ta
                 if (horizon > 0 && ply + 1 == horizon) break;
                 d1 = 1 + (int)tw_below(&rng, 6); d2 = 1 + (int)tw_below(&rng, 6);
             }
-            /* t: the outputs after the last move for the side that made it */
-            if (kind == TW_GREEDY_PLAY ? mover == 0 : mover == 1) { tw_swap_sides(t, u); memcpy(t, u, sizeof(t)); }
-            for (k = 0; k < TW_NET_NO; k++) acc[k] += t[k];
+            /* t: the outputs after the last move for the side that made it (side 0: the row's
+               mover); mover was passed on only after a move that left the game going */
+            last = kind == TW_GREEDY_PLAY ? mover ^ 1 : mover;
+            if (last == 1) tw_swap_sides(t, u);
+            else memcpy(u, t, sizeof(u));
+            for (k = 0; k < TW_NET_NO; k++) acc[k] += u[k];
         }
         for (k = 0; k < TW_NET_NO; k++) targets[i * TW_NET_NO + k] = (float)(acc[k] / trials);
     }

@@ -256,7 +256,7 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
         t1 = time.perf_counter()
         targets = search_targets(net, rows, depth=cfg.depth, prune=cfg.prune, race_cutoff=cfg.race_cutoff,
                                  threads=threads, trials=cfg.trials, horizon=cfg.horizon,
-                                 seed=chunk_seed(cfg.seed, 2 * k + 1) ^ 0x5EED)
+                                 seed=chunk_seed(cfg.seed, 2 * k + 1) ^ 0x5EED)  # not the fit order's seed
         search_wall = time.perf_counter() - t1
         fit, held = rows[cfg.holdout:], rows[:cfg.holdout]
         before = _mse(net, params, held, targets[:cfg.holdout])
