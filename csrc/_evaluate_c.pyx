@@ -83,6 +83,26 @@ def race_bg(const cnp.uint8_t[:, ::1] rows, const double[:, :, ::1] one, const d
     return out
 
 
+def race_sides(const int[:, ::1] me, const int[:, ::1] opp, const double[:, :, ::1] one,
+               const double[::1] two, bint checkers_left):
+    """float64[N, 6]: the race model of two sides with no contact (int32[N, 26] each, in their own
+    numbering, every geometry); with ``checkers_left`` column 0 is tawla31's expected points."""
+    cdef Py_ssize_t i, j, n = me.shape[0]
+    if me.shape[1] != 26 or opp.shape[1] != 26 or opp.shape[0] != n:
+        raise ValueError("race_sides: me and opp must be int32[N, 26] of one length")
+    for i in range(n):  # counts the tables and the two-sided index can hold
+        for j in range(26):
+            if not (0 <= me[i, j] <= 15 and 0 <= opp[i, j] <= 15):
+                raise ValueError("race_sides: a point holds 0..15 checkers")
+    cdef tw_race_tables t = _race_tables(one, two)
+    out = np.zeros((n, 6), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            tw_race_sides(&me[i, 0], &opp[i, 0], &t, checkers_left, &o[i, 0])
+    return out
+
+
 def eval_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, bint cube, bint bar_bg_double,
             const double[:, :, ::1] one, const double[::1] two):
     """Backgammon / adi evaluation in one pass: game over, race model, linear contact.

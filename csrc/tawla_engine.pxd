@@ -140,6 +140,7 @@ cdef extern from "tawla_engine.h" nogil:
     void tw_features(const uint8_t *row, double *f)
     void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, double *o)
     void tw_race_row(const uint8_t *row, const tw_race_tables *t, double *o)
+    void tw_race_sides(const int *me, const int *opp, const tw_race_tables *t, int checkers_left, double *o)
     int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
                        const tw_race_tables *t, double *o)
     void tw_nohit_row(const uint8_t *row, const tw_nohit_rules *r, double *o)

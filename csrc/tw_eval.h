@@ -50,6 +50,14 @@ void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, doub
    doubles; [., 0, .] all off, [., 1, .] first off) and the two-sided table `two` (924 x 924). */
 typedef struct { const double *one; long s0, s1, n2; const double *two; } tw_race_tables;
 void tw_race_row(const uint8_t *row, const tw_race_tables *t, double *o);
+/* the race model of two sides with no contact, each int[26] in its own numbering (0 off,
+   1..24 its points, 25 bar); checkers_left: o[0] is tawla31's expected points, else
+   2 win - 1 + win gammon - lose gammon */
+void tw_race_sides(const int *me, const int *opp, const tw_race_tables *t, int checkers_left, double *o);
+/* expected points of tawla31's 15-minus-off scoring from the four roll distributions of the
+   side to move (pm_*) and the opponent (po_*); every bin from hi up is 0 */
+double tw_t31_equity(const double *pm_a, const double *pm_f, const double *po_a, const double *po_f,
+                     const int *me, const int *opp, int hi);
 
 /* no contact left (opposite geometry): every mover checker, bar included, below every opponent
    checker in the mover's numbering */

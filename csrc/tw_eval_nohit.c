@@ -70,8 +70,7 @@ static void tw_path_pen(const int *S, const int *O, int same, int need, double *
     pen_other[0] += 2.0 * cnt18 + tot;
 }
 
-/* expected points of tawla31's 15-minus-off scoring; every bin from hi up is 0 */
-static double tw_t31_equity(const double *pm_a, const double *pm_f, const double *po_a, const double *po_f,
+double tw_t31_equity(const double *pm_a, const double *pm_f, const double *po_a, const double *po_f,
                             const int *me, const int *opp, int hi) {
     int k;
     double rm = 0.0, ro = 0.0, cm = 15 - me[0], co = 15 - opp[0];

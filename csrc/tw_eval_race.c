@@ -1,9 +1,11 @@
 /*
- * The race model (tawla.evaluate._race_eval, backgammon / adi): each side's distribution of
+ * The race model (tawla.evaluation.race.race_eval): each side's distribution of
  * the rolls it needs, from the one-sided bear-off database for its home checkers, shifted by
  * a discretised normal for the pips of its checkers still outside; the win and gammon chances
  * from the two distributions, exact from the two-sided database when both sides have at most
- * six checkers, all home.
+ * six checkers, all home; tawla31's expected points from the same distributions
+ * (tw_t31_equity). tw_race_sides takes both sides in their own numbering, so it serves every
+ * geometry; tw_race_row reads an opposite-geometry row (backgammon / adi).
  */
 #include <math.h>
 #include "tw_eval.h"
@@ -67,15 +69,10 @@ static void tw_side_dists(const int *S, const tw_race_tables *tb, double *d_all,
     d_first[L - 1] += 1.0 - tot_f;
 }
 
-void tw_race_row(const uint8_t *row, const tw_race_tables *tb, double *o) {
-    int me[26], opp[26];
-    int i, q, n, cm = 0, co = 0, outm = 0, outo = 0, ia = 0, ib = 0, c;
+void tw_race_sides(const int *me, const int *opp, const tw_race_tables *tb, int checkers_left, double *o) {
+    int i, n, cm = 0, co = 0, outm = 0, outo = 0, ia = 0, ib = 0, c;
     double pm_a[L], pm_f[L], po_a[L], po_f[L];
     double so_a, so_f, sm_f_next, win = 0.0, wg = 0.0, lg = 0.0;
-    for (i = 0; i < 26; i++) me[i] = row[i];
-    opp[0] = row[26];
-    opp[25] = row[51];
-    for (q = 1; q <= 24; q++) opp[q] = row[26 + 25 - q];
     tw_side_dists(me, tb, pm_a, pm_f);
     tw_side_dists(opp, tb, po_a, po_f);
     /* suffix sums, walking down */
@@ -103,10 +100,20 @@ void tw_race_row(const uint8_t *row, const tw_race_tables *tb, double *o) {
     }
     if (wg > win) wg = win;
     if (lg > 1.0 - win) lg = 1.0 - win;
-    o[0] = 2 * win - 1 + wg - lg;
+    o[0] = checkers_left ? tw_t31_equity(pm_a, pm_f, po_a, po_f, me, opp, L) : 2 * win - 1 + wg - lg;
     o[1] = win;
     o[2] = wg;
     o[3] = 0.0;
     o[4] = lg;
     o[5] = 0.0;
+}
+
+void tw_race_row(const uint8_t *row, const tw_race_tables *tb, double *o) {
+    int me[26], opp[26];
+    int i, q;
+    for (i = 0; i < 26; i++) me[i] = row[i];
+    opp[0] = row[26];
+    opp[25] = row[51];
+    for (q = 1; q <= 24; q++) opp[q] = row[26 + 25 - q];
+    tw_race_sides(me, opp, tb, 0, o);
 }

@@ -13,10 +13,10 @@ from tawla.evaluation import (COLUMNS, CONTACT_MODELS, N_BG_FEATURES, Evaluator,
                               equity_from_probs, evaluate, evaluate_rows, is_race, is_terminal, pip_counts,
                               set_contact_model)
 from tawla.evaluation import bearoff as bo
-from tawla.evaluation.board import sides, terminal
+from tawla.evaluation.board import race_mask, sides, terminal
 from tawla.evaluation.linear import linear_probs, load_weights, save_weights, shipped_weights
 from tawla.evaluation.nohit import nohit_contact, nohit_contact_np
-from tawla.evaluation.race import race_eval
+from tawla.evaluation.race import race_eval, race_eval_np
 from tawla.evaluation.routing import evaluate_np
 
 RULESETS = tawla.RULESET_IDS
@@ -285,6 +285,22 @@ def test_twin_linear_bg(rs, rows):
 
 
 @compiled
+@pytest.mark.parametrize("rs", RULESETS)
+def test_twin_race_sides(rs, rows):
+    """The compiled race model of both sides (every geometry, tawla31's expected points
+    included) equals the numpy one on the rows the routing sends it."""
+    r = tawla.get_ruleset(rs)
+    me, opp, om = sides(rows[rs], r)
+    race = race_mask(me, opp, om, r) & ~terminal(me, opp, r)[0]
+    c = race_eval(me[race], opp[race], r)
+    ref = race_eval_np(me[race], opp[race], r)
+    assert race.sum() > 50 and c.shape == ref.shape == (race.sum(), 6)
+    assert np.abs(c[:, 1:] - ref[:, 1:]).max() < 1e-5
+    assert np.abs(c[:, 0] - ref[:, 0]).max() < 1e-5 * (15 if r.scoring == "checkers_left" else 1)
+    assert race_eval(me[:0], opp[:0], r).shape == (0, 6)
+
+
+@compiled
 @pytest.mark.parametrize("rs", HIT_GAMES)
 def test_twin_race_bg(rs, rows):
     r = tawla.get_ruleset(rs)
@@ -293,7 +309,7 @@ def test_twin_race_bg(rs, rows):
     race = is_race(a, r) & ~terminal(me, opp, r)[0]
     one, _, _, two = bo.eval_tables()
     c = native.fast_eval.race_bg(np.ascontiguousarray(a[race]), one, two)
-    assert race.sum() > 50 and np.abs(c - race_eval(me[race], opp[race], r)).max() < 1e-5
+    assert race.sum() > 50 and np.abs(c - race_eval_np(me[race], opp[race], r)).max() < 1e-5
 
 
 @compiled

@@ -10,19 +10,22 @@ wins when it needs no more rolls than the other side. Where both sides are home 
 most 6 checkers each, the winning chance is the exact one of the two-sided database.
 
 The databases apply to every ruleset once there is no contact (see the module docstring
-of :mod:`tawla.evaluation.bearoff`); the compiled twin of this model for backgammon and
-adi is ``race_bg`` of ``native.fast_eval``.
+of :mod:`tawla.evaluation.bearoff`). :func:`race_eval` runs the compiled twin
+(``race_sides`` of ``native.fast_eval``, every geometry) when it is built, else
+:func:`race_eval_np`; ``race_bg`` of ``native.fast_eval`` reads backgammon and adi rows
+directly.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import native
 from .bearoff import eval_tables, rank_unchecked
 from .protocol import equity_from_probs
 from .rolls import MU, L, combine, shift, t31_equity
 
-__all__ = ["race_eval", "side_dists"]
+__all__ = ["race_eval", "race_eval_np", "side_dists"]
 
 
 def side_dists(side, one):
@@ -64,8 +67,23 @@ def race_eval(me, opp, r) -> np.ndarray:
     Returns
     -------
     float64[N, 6]
-        No backgammons are predicted (both backgammon columns are 0).
+        No backgammons are predicted (both backgammon columns are 0). Column 0 is the
+        equity in ``r``'s scoring; tawla31's checkers-left scoring (RULES.md §5.7) by
+        :func:`tawla.evaluation.rolls.t31_equity`.
     """
+    if native.fast_eval is None or len(me) == 0:
+        return race_eval_np(me, opp, r)
+    one, _, _, two = eval_tables()
+    t31 = r.scoring == "checkers_left"
+    out = native.fast_eval.race_sides(np.ascontiguousarray(me, dtype=np.int32),
+                                      np.ascontiguousarray(opp, dtype=np.int32), one, two, t31)
+    if not t31:
+        out[:, 0] = equity_from_probs(out[:, 1:], r)
+    return out
+
+
+def race_eval_np(me, opp, r) -> np.ndarray:
+    """:func:`race_eval` in numpy (the reference the compiled twin is diffed against)."""
     one, _, _, two = eval_tables()
     pm_all, pm_first = side_dists(me, one)
     po_all, po_first = side_dists(opp, one)
