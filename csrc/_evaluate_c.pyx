@@ -103,6 +103,29 @@ def race_sides(const int[:, ::1] me, const int[:, ::1] opp, const double[:, :, :
     return out
 
 
+def eval_ends(const cnp.uint8_t[:, ::1] rows, bint same, bint quadrant_lock_win, bint no_opponent_in_home,
+              int scoring, bint bar_bg_double, const double[:, :, ::1] one, const double[::1] two):
+    """The rows no contact model sees, for every ruleset: ``(out float64[N, 6], kind uint8[N])``
+    with kind 1 for a lost game, 2 a won one, 3 a race (``out`` holds their evaluation) and 0 a
+    contact row (``out`` 0). ``scoring``: 0 cube, 1 mars, 2 checkers left."""
+    cdef Py_ssize_t i, n = rows.shape[0]
+    _check_rows(rows)
+    if not 0 <= scoring <= 2:
+        raise ValueError("eval_ends: scoring is 0, 1 or 2")
+    cdef tw_route_rules r
+    r.same, r.quadrant_lock_win, r.no_opponent_in_home = same, quadrant_lock_win, no_opponent_in_home
+    r.scoring, r.bar_bg_double = scoring, bar_bg_double
+    cdef tw_race_tables t = _race_tables(one, two)
+    out = np.zeros((n, 6), dtype=np.float64)
+    kind_np = np.zeros(n, dtype=np.uint8)
+    cdef double[:, ::1] o = out
+    cdef cnp.uint8_t[::1] kind = kind_np
+    with nogil:
+        for i in range(n):
+            kind[i] = tw_eval_ends(&rows[i, 0], &r, &t, &o[i, 0])
+    return out, kind_np
+
+
 def eval_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, bint cube, bint bar_bg_double,
             const double[:, :, ::1] one, const double[::1] two):
     """Backgammon / adi evaluation in one pass: game over, race model, linear contact.

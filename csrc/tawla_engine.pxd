@@ -133,6 +133,9 @@ cdef extern from "tawla_engine.h" nogil:
         long s0, s1, n2
         const double *two
 
+    ctypedef struct tw_route_rules:
+        int same, quadrant_lock_win, no_opponent_in_home, scoring, bar_bg_double
+
     ctypedef struct tw_nohit_rules:
         int same, pin, start_lock, mahbusa, t31, checkers_left
 
@@ -140,6 +143,7 @@ cdef extern from "tawla_engine.h" nogil:
     void tw_features(const uint8_t *row, double *f)
     void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, double *o)
     void tw_race_row(const uint8_t *row, const tw_race_tables *t, double *o)
+    int tw_eval_ends(const uint8_t *row, const tw_route_rules *r, const tw_race_tables *t, double *o)
     void tw_race_sides(const int *me, const int *opp, const tw_race_tables *t, int checkers_left, double *o)
     int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
                        const tw_race_tables *t, double *o)

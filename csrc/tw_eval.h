@@ -25,6 +25,9 @@ extern int TW_BINOM[32][8];      /* binomial coefficients C(n, k), k <= 7 */
 /* fill the tables above (once, at module import) */
 void tw_eval_init(void);
 
+/* same-geometry map (self-inverse): point p of one side is point tw_same_point(p) of the other */
+TW_INLINE int tw_same_point(int p) { return p >= 1 && p <= 24 ? (p + 11) % 24 + 1 : p; }
+
 /* standard normal CDF from the table (linear interpolation, error < 1e-7) */
 TW_INLINE double tw_phi(double x) {
     double t;
@@ -69,6 +72,14 @@ int tw_eval_bg_ends(const uint8_t *row, int cube, int bar_bg_double, const tw_ra
    model evaluated the row. */
 int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
                    const tw_race_tables *t, double *o);
+
+/* The rows no contact model sees, for every ruleset (tawla.evaluation.routing.evaluate_np's
+   steps 1 and 2): a lost game (the exact result from the loser's seat, 1 returned), a won
+   one (2; not reachable from expansion), a race (the race model, 3; column 0 is tawla31's
+   expected points under checkers-left scoring, else 2 win - 1 + wg - lg); 0 for a contact row
+   (o untouched). scoring: TW_SCORE_*; no_opponent_in_home: RULES.md 5.5's race condition. */
+typedef struct { int same, quadrant_lock_win, no_opponent_in_home, scoring, bar_bg_double; } tw_route_rules;
+int tw_eval_ends(const uint8_t *row, const tw_route_rules *r, const tw_race_tables *t, double *o);
 
 /* the no-hit games' effective-pip contact model */
 typedef struct { int same, pin, start_lock, mahbusa, t31, checkers_left; } tw_nohit_rules;

@@ -10,8 +10,6 @@
 
 #define L TW_EVAL_L
 
-/* same-geometry map (self-inverse): point p of one side is point tw_same_map(p) of the other */
-static int tw_same_map(int p) { return p >= 1 && p <= 24 ? (p + 11) % 24 + 1 : p; }
 
 /* Discretised normal over 0..L-1 with the mass below 1 moved to 1; returns hi, one past the
    last non-zero bin. Only the bins within 8 standard deviations of the mean are computed (the
@@ -55,7 +53,7 @@ static void tw_path_pen(const int *S, const int *O, int same, int need, double *
     double tot = 0.0, cnt18 = 0.0;
     for (i = 0; i < 24; i++) {
         q = 24 - i;
-        sp = same ? tw_same_map(q) : 25 - q;
+        sp = same ? tw_same_point(q) : 25 - q;
         ahead = cnt > 0;
         b = S[sp] >= need && ahead;
         if (b) {
@@ -166,7 +164,7 @@ void tw_nohit_row(const uint8_t *row, const tw_nohit_rules *r, double *o) {
     for (p = 0; p < 26; p++) { me[p] = row[p]; om[p] = row[26 + p]; }
     opp[0] = row[26];
     opp[25] = row[51];
-    for (q = 1; q <= 24; q++) opp[q] = row[26 + (r->same ? tw_same_map(q) : 25 - q)];
+    for (q = 1; q <= 24; q++) opp[q] = row[26 + (r->same ? tw_same_point(q) : 25 - q)];
     tw_path_pen(me, opp, r->same, need, &pen_o);
     tw_path_pen(opp, me, r->same, need, &pen_m);
     if (r->start_lock) {

@@ -117,3 +117,59 @@ void tw_race_row(const uint8_t *row, const tw_race_tables *tb, double *o) {
     for (q = 1; q <= 24; q++) opp[q] = row[26 + 25 - q];
     tw_race_sides(me, opp, tb, 0, o);
 }
+
+/* own numbering of the opponent of row's mover (same: the same-direction map, tw_same_point) */
+static void tw_route_sides(const uint8_t *row, int same, int *me, int *opp) {
+    int p, q;
+    for (p = 0; p < 26; p++) me[p] = row[p];
+    opp[0] = row[26];
+    opp[25] = row[51];
+    for (q = 1; q <= 24; q++) opp[q] = row[26 + (same ? tw_same_point(q) : 25 - q)];
+}
+
+int tw_eval_ends(const uint8_t *row, const tw_route_rules *r, const tw_race_tables *t, double *o) {
+    int me[26], opp[26], p, lost, none_off, bg = 0, pts, race, k;
+    tw_route_sides(row, r->same, me, opp);
+    lost = opp[0] == 15;
+    if (!lost && r->quadrant_lock_win) {
+        lost = 1;
+        for (p = 19; p <= 24; p++) if (opp[p] == 0) lost = 0;
+    }
+    none_off = me[0] == 0;
+    if (lost) {
+        if (r->scoring == TW_SCORE_CHECKERS_LEFT) {
+            pts = 15 - me[0];
+        } else if (r->scoring == TW_SCORE_CUBE) {
+            int back = 0;
+            for (p = 19; p <= 24; p++) back += me[p];
+            bg = none_off && (back > 0 || (!r->bar_bg_double && me[25] > 0));
+            pts = 1 + none_off + bg;
+        } else {
+            pts = 1 + none_off;
+        }
+        for (k = 0; k < 6; k++) o[k] = 0.0;
+        o[0] = -pts;
+        o[4] = none_off;
+        o[5] = bg;
+        return 1;
+    }
+    if (me[0] == 15) {  /* not reachable from expansion (the winner's turn never comes) */
+        for (k = 0; k < 6; k++) o[k] = 0.0;
+        o[0] = 1.0;
+        o[1] = 1.0;
+        return 2;
+    }
+    if (r->same) {
+        race = 1;
+        for (p = 13; p < 26; p++) if (me[p] || opp[p]) race = 0;
+    } else {
+        race = tw_no_contact_opposite(row);
+    }
+    if (race && r->no_opponent_in_home) {
+        for (p = 1; p <= 6; p++) if (row[26 + p]) race = 0;
+        for (p = 19; p <= 24; p++) if (me[p]) race = 0;
+    }
+    if (!race) return 0;
+    tw_race_sides(me, opp, t, r->scoring == TW_SCORE_CHECKERS_LEFT, o);
+    return 3;
+}

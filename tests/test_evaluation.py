@@ -240,6 +240,36 @@ def test_contact_model_hook():
     assert CONTACT_MODELS["mahbusa"] is saved
 
 
+@compiled
+@pytest.mark.parametrize("rs", RULESETS)
+def test_the_compiled_game_ends_and_races_equal_the_numpy_steps(rs, rows, monkeypatch):
+    """Where no one-pass evaluation applies, game-over rows and races are found and valued in
+    one compiled pass (eval_ends), every contact row and only those go to the model, and the
+    values are those of evaluate_np bit for bit (game over, races, contact)."""
+    r = tawla.get_ruleset(rs)
+    seen = []
+
+    def model(a, ruleset):
+        seen.append(a.copy())
+        return nohit_contact_np(a, ruleset) if ruleset.contact != "hit" else linear_probs(a, shipped_weights(), ruleset)
+
+    got = evaluate_rows(rows[rs], r, checked=False, contact=model)
+    contact_rows = seen.pop()
+    ref = evaluate_np(rows[rs], r, model)
+    np.testing.assert_array_equal(got, ref)
+    np.testing.assert_array_equal(contact_rows, seen.pop())
+    me, opp, om = sides(rows[rs], r)
+    lost = terminal(me, opp, r)[0]
+    race = race_mask(me, opp, om, r) & ~lost
+    assert lost.sum() > 5 and 0 < len(contact_rows) < len(rows[rs])
+    out, kind = native.fast_eval.eval_ends(rows[rs], r.geometry != "opposite", r.quadrant_lock_win,
+                                           r.bearoff_no_opponent_in_home, {"cube": 0, "mars": 1,
+                                                                           "checkers_left": 2}[r.scoring],
+                                           r.bar_backgammon_counts_double, *bo.eval_tables()[::3])
+    np.testing.assert_array_equal(kind == 1, lost)
+    assert ((kind == 3) <= race).all() and (kind == 3).sum() > 50 and not (kind == 2).any()
+
+
 @pytest.mark.parametrize("rs", ["backgammon", "mahbusa", "tawla31"])
 def test_any_linear_model_takes_the_compiled_pass_where_it_applies(rs, rows, monkeypatch):
     """Routing asks what the model is, not which object it is: a LinearContact with other

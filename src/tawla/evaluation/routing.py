@@ -18,7 +18,10 @@ When the compiled evaluators are built and a ruleset's contact model is a
 whose game-over and race rules the compiled pass implements (opposite directions, 1/2(/3)
 scoring, neither of tawla31's §5.5 and §5.6) is evaluated in one compiled pass
 (``eval_bg`` of ``native.fast_eval``), which equals the three steps above in numpy
-(:func:`evaluate_np`).
+(:func:`evaluate_np`); a trained network there likewise (``net_eval_bg`` of
+``native.fast_net``). Every other ruleset and model has steps 1 and 2 in one compiled pass
+(``eval_ends`` of ``native.fast_eval``) and the contact rows given to the model, the same
+values as :func:`evaluate_np`.
 """
 
 from __future__ import annotations
@@ -32,12 +35,13 @@ from .. import native
 from ..core.geometry import OPPOSITE
 from ..errors import ConfigError
 from ..rules import HIT, RulesetLike, get_ruleset
+from ..rules.params import SCORING_CODES
 from .bearoff import eval_tables
 from .board import check_rows, race_mask, sides, terminal
 from .linear import LinearContact
 from .net import NetEvaluator
 from .nohit import nohit_contact
-from .protocol import Evaluator
+from .protocol import Evaluator, equity_from_probs
 from .race import race_eval
 
 __all__ = ["evaluate", "evaluate_rows", "evaluate_np", "CONTACT_MODELS", "set_contact_model"]
@@ -193,7 +197,40 @@ def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True, contact: Eval
         return fast_net.net_eval_bg(np.ascontiguousarray(rows, dtype=np.uint8), native.params(r),
                                            model.w1, model.b1, model.w2, model.b2, r.scoring == "cube",
                                            r.bar_backgammon_counts_double, one, two)
+    if len(rows) and native.fast_eval is not None:
+        return _evaluate_ends_compiled(rows, r, model)
     return evaluate_np(rows, r, model)
+
+
+def _evaluate_ends_compiled(rows: np.ndarray, r, model) -> np.ndarray:
+    """:func:`evaluate_np` with its game-over and race steps in one compiled pass
+    (``eval_ends`` of ``native.fast_eval``); the contact rows go to ``model`` as there."""
+    one, _, _, two = eval_tables()
+    out, kind = native.fast_eval.eval_ends(np.ascontiguousarray(rows, dtype=np.uint8), r.geometry != OPPOSITE,
+                                           r.quadrant_lock_win, r.bearoff_no_opponent_in_home,
+                                           SCORING_CODES[r.scoring], r.bar_backgammon_counts_double, one, two)
+    race = kind == 3
+    if r.scoring != "checkers_left" and race.any():
+        out[race, 0] = equity_from_probs(out[race, 1:], r)
+    _contact_into(out, kind == 0, rows, r, model)
+    return out
+
+
+def _contact_into(out: np.ndarray, rest: np.ndarray, rows: np.ndarray, r, model) -> None:
+    """The contact model's values of ``rows[rest]`` into ``out[rest]``.
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        A contact model that returns another shape.
+    """
+    if not rest.any():
+        return
+    got = np.asarray(model(rows[rest], r), dtype=np.float64)
+    if got.shape != (int(rest.sum()), 6):
+        raise ConfigError(f"the contact model of {r.name} returned shape {got.shape}, "
+                          f"not ({int(rest.sum())}, 6)")
+    out[rest] = got
 
 
 def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
@@ -231,11 +268,5 @@ def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
         race &= (om[:, 1:7].sum(1) == 0) & (me[:, 19:25].sum(1) == 0)
     if race.any():
         out[race] = race_eval(me[race], opp[race], r)
-    rest = ~(done | race)
-    if rest.any():
-        got = np.asarray(model(rows[rest], r), dtype=np.float64)
-        if got.shape != (int(rest.sum()), 6):
-            raise ConfigError(f"the contact model of {r.name} returned shape {got.shape}, "
-                              f"not ({int(rest.sum())}, 6)")
-        out[rest] = got
+    _contact_into(out, ~(done | race), rows, r, model)
     return out
