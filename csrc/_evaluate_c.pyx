@@ -88,12 +88,19 @@ def race_sides(const int[:, ::1] me, const int[:, ::1] opp, const double[:, :, :
     """float64[N, 6]: the race model of two sides with no contact (int32[N, 26] each, in their own
     numbering, every geometry); with ``checkers_left`` column 0 is tawla31's expected points."""
     cdef Py_ssize_t i, j, n = me.shape[0]
+    cdef int sm, so
     if me.shape[1] != 26 or opp.shape[1] != 26 or opp.shape[0] != n:
         raise ValueError("race_sides: me and opp must be int32[N, 26] of one length")
-    for i in range(n):  # counts the tables and the two-sided index can hold
+    for i in range(n):  # the bear-off tables index at most 15 checkers a side
+        sm = 0
+        so = 0
         for j in range(26):
-            if not (0 <= me[i, j] <= 15 and 0 <= opp[i, j] <= 15):
-                raise ValueError("race_sides: a point holds 0..15 checkers")
+            if me[i, j] < 0 or opp[i, j] < 0:
+                raise ValueError("race_sides: a negative count of checkers")
+            sm += me[i, j]
+            so += opp[i, j]
+        if sm > 15 or so > 15:
+            raise ValueError("race_sides: more than 15 checkers on a side")
     cdef tw_race_tables t = _race_tables(one, two)
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] o = out

@@ -328,6 +328,11 @@ def test_twin_race_sides(rs, rows):
     assert np.abs(c[:, 1:] - ref[:, 1:]).max() < 1e-5
     assert np.abs(c[:, 0] - ref[:, 0]).max() < 1e-5 * (15 if r.scoring == "checkers_left" else 1)
     assert race_eval(me[:0], opp[:0], r).shape == (0, 6)
+    one, _, _, two = bo.eval_tables()
+    bad = np.ascontiguousarray(me[race][:1])
+    bad[0, 6] += 1  # 16 checkers: read before the tables are
+    with pytest.raises(ValueError, match="15 checkers"):
+        native.fast_eval.race_sides(bad, np.ascontiguousarray(opp[race][:1]), one, two, False)
 
 
 @compiled
