@@ -90,17 +90,17 @@ def race_sides(const int[:, ::1] me, const int[:, ::1] opp, const double[:, :, :
     cdef Py_ssize_t i, j, n = me.shape[0]
     cdef int sm, so
     if me.shape[1] != 26 or opp.shape[1] != 26 or opp.shape[0] != n:
-        raise ValueError("race_sides: me and opp must be int32[N, 26] of one length")
+        raise InvalidArgument("race_sides: me and opp must be int32[N, 26] of one length")
     for i in range(n):  # the bear-off tables index at most 15 checkers a side
         sm = 0
         so = 0
         for j in range(26):
             if me[i, j] < 0 or opp[i, j] < 0:
-                raise ValueError("race_sides: a negative count of checkers")
+                raise InvalidPosition("race_sides: a negative count of checkers")
             sm += me[i, j]
             so += opp[i, j]
         if sm > 15 or so > 15:
-            raise ValueError("race_sides: more than 15 checkers on a side")
+            raise InvalidPosition("race_sides: more than 15 checkers on a side")
     cdef tw_race_tables t = _race_tables(one, two)
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] o = out
@@ -118,7 +118,7 @@ def eval_ends(const cnp.uint8_t[:, ::1] rows, bint same, bint quadrant_lock_win,
     cdef Py_ssize_t i, n = rows.shape[0]
     _check_rows(rows)
     if not 0 <= scoring <= 2:
-        raise ValueError("eval_ends: scoring is 0, 1 or 2")
+        raise InvalidArgument("eval_ends: scoring is 0, 1 or 2")
     cdef tw_route_rules r
     r.same, r.quadrant_lock_win, r.no_opponent_in_home = same, quadrant_lock_win, no_opponent_in_home
     r.scoring, r.bar_bg_double = scoring, bar_bg_double

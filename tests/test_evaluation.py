@@ -8,7 +8,7 @@ import pytest
 import tawla
 from tawla import native
 from tawla.batch import pass_move, random_positions
-from tawla.errors import ConfigError, InvalidId, UnsupportedRuleset
+from tawla.errors import ConfigError, InvalidId, InvalidPosition, UnsupportedRuleset
 from tawla.evaluation import (COLUMNS, CONTACT_MODELS, N_BG_FEATURES, Evaluator, LinearContact, bg_features,
                               equity_from_probs, evaluate, evaluate_rows, is_race, is_terminal, pip_counts,
                               set_contact_model)
@@ -331,7 +331,7 @@ def test_twin_race_sides(rs, rows):
     one, _, _, two = bo.eval_tables()
     bad = np.ascontiguousarray(me[race][:1])
     bad[0, 6] += 1  # 16 checkers: read before the tables are
-    with pytest.raises(ValueError, match="15 checkers"):
+    with pytest.raises(InvalidPosition, match="15 checkers"):
         native.fast_eval.race_sides(bad, np.ascontiguousarray(opp[race][:1]), one, two, False)
 
 
