@@ -9,6 +9,7 @@
 #define TW_EVAL_H
 
 #include "tw_params.h"
+#include "tw_board.h"  /* tw_opp_point */
 
 #define TW_NRAW 98                            /* per side: 4 x 24 point features, bar, off */
 #define TW_NHAND 14                           /* per side: hand-made features */
@@ -25,8 +26,15 @@ extern int TW_BINOM[32][8];      /* binomial coefficients C(n, k), k <= 7 */
 /* fill the tables above (once, at module import) */
 void tw_eval_init(void);
 
-/* same-geometry map (self-inverse): point p of one side is point tw_same_point(p) of the other */
-TW_INLINE int tw_same_point(int p) { return p >= 1 && p <= 24 ? (p + 11) % 24 + 1 : p; }
+/* both sides of a row in their own numbering (0 off, 1..24 their points, 25 bar), int[26] each;
+   same: the same-direction geometry */
+TW_INLINE void tw_eval_sides(const uint8_t *row, int same, int *me, int *opp) {
+    int p, q;
+    for (p = 0; p < 26; p++) me[p] = row[p];
+    opp[0] = row[26];
+    opp[25] = row[51];
+    for (q = 1; q <= 24; q++) opp[q] = row[26 + tw_opp_point(q, same)];
+}
 
 /* standard normal CDF from the table (linear interpolation, error < 1e-7) */
 TW_INLINE double tw_phi(double x) {

@@ -10,7 +10,6 @@
 
 #define L TW_EVAL_L
 
-
 /* Discretised normal over 0..L-1 with the mass below 1 moved to 1; returns hi, one past the
    last non-zero bin. Only the bins within 8 standard deviations of the mean are computed (the
    mass outside is below 1e-15): the rest are 0 below and the remainder goes to the first bin
@@ -53,7 +52,7 @@ static void tw_path_pen(const int *S, const int *O, int same, int need, double *
     double tot = 0.0, cnt18 = 0.0;
     for (i = 0; i < 24; i++) {
         q = 24 - i;
-        sp = same ? tw_same_point(q) : 25 - q;
+        sp = tw_opp_point(q, same);
         ahead = cnt > 0;
         b = S[sp] >= need && ahead;
         if (b) {
@@ -157,14 +156,12 @@ static void tw_t31_penalties(const int *me, const int *opp, const int *om, doubl
 
 void tw_nohit_row(const uint8_t *row, const tw_nohit_rules *r, double *o) {
     int me[26], opp[26], om[26];
-    int p, q, k, hi, need = r->pin ? 2 : 1;
+    int p, k, hi, need = r->pin ? 2 : 1;
     double pen_m = 0.0, pen_o = 0.0, em, eo, fm, fo, pm = 0.0, po = 0.0;
     double pm_a[L], pm_f[L], po_a[L], po_f[L];
     double so_a = 0.0, so_f = 0.0, sm_f_next = 0.0, win = 0.0, wg = 0.0, lg = 0.0;
-    for (p = 0; p < 26; p++) { me[p] = row[p]; om[p] = row[26 + p]; }
-    opp[0] = row[26];
-    opp[25] = row[51];
-    for (q = 1; q <= 24; q++) opp[q] = row[26 + (r->same ? tw_same_point(q) : 25 - q)];
+    tw_eval_sides(row, r->same, me, opp);
+    for (p = 0; p < 26; p++) om[p] = row[26 + p];
     tw_path_pen(me, opp, r->same, need, &pen_o);
     tw_path_pen(opp, me, r->same, need, &pen_m);
     if (r->start_lock) {

@@ -110,26 +110,13 @@ void tw_race_sides(const int *me, const int *opp, const tw_race_tables *tb, int 
 
 void tw_race_row(const uint8_t *row, const tw_race_tables *tb, double *o) {
     int me[26], opp[26];
-    int i, q;
-    for (i = 0; i < 26; i++) me[i] = row[i];
-    opp[0] = row[26];
-    opp[25] = row[51];
-    for (q = 1; q <= 24; q++) opp[q] = row[26 + 25 - q];
+    tw_eval_sides(row, 0, me, opp);
     tw_race_sides(me, opp, tb, 0, o);
-}
-
-/* own numbering of the opponent of row's mover (same: the same-direction map, tw_same_point) */
-static void tw_route_sides(const uint8_t *row, int same, int *me, int *opp) {
-    int p, q;
-    for (p = 0; p < 26; p++) me[p] = row[p];
-    opp[0] = row[26];
-    opp[25] = row[51];
-    for (q = 1; q <= 24; q++) opp[q] = row[26 + (same ? tw_same_point(q) : 25 - q)];
 }
 
 int tw_eval_ends(const uint8_t *row, const tw_route_rules *r, const tw_race_tables *t, double *o) {
     int me[26], opp[26], p, lost, none_off, bg = 0, pts, race, k;
-    tw_route_sides(row, r->same, me, opp);
+    tw_eval_sides(row, r->same, me, opp);
     lost = opp[0] == 15;
     if (!lost && r->quadrant_lock_win) {
         lost = 1;

@@ -8,6 +8,7 @@ import pytest
 import tawla
 from tawla import native
 from tawla.batch import pass_move, random_positions
+from tawla.core.geometry import OPPOSITE
 from tawla.errors import ConfigError, InvalidId, InvalidPosition, UnsupportedRuleset
 from tawla.evaluation import (COLUMNS, CONTACT_MODELS, N_BG_FEATURES, Evaluator, LinearContact, bg_features,
                               equity_from_probs, evaluate, evaluate_rows, is_race, is_terminal, pip_counts,
@@ -18,6 +19,7 @@ from tawla.evaluation.linear import linear_probs, load_weights, save_weights, sh
 from tawla.evaluation.nohit import nohit_contact, nohit_contact_np
 from tawla.evaluation.race import race_eval, race_eval_np
 from tawla.evaluation.routing import evaluate_np
+from tawla.rules.params import SCORING_CODES
 
 RULESETS = tawla.RULESET_IDS
 HIT_GAMES = ("backgammon", "adi")
@@ -262,9 +264,8 @@ def test_the_compiled_game_ends_and_races_equal_the_numpy_steps(rs, rows, monkey
     lost = terminal(me, opp, r)[0]
     race = race_mask(me, opp, om, r) & ~lost
     assert lost.sum() > 5 and 0 < len(contact_rows) < len(rows[rs])
-    out, kind = native.fast_eval.eval_ends(rows[rs], r.geometry != "opposite", r.quadrant_lock_win,
-                                           r.bearoff_no_opponent_in_home, {"cube": 0, "mars": 1,
-                                                                           "checkers_left": 2}[r.scoring],
+    out, kind = native.fast_eval.eval_ends(rows[rs], r.geometry != OPPOSITE, r.quadrant_lock_win,
+                                           r.bearoff_no_opponent_in_home, SCORING_CODES[r.scoring],
                                            r.bar_backgammon_counts_double, *bo.eval_tables()[::3])
     np.testing.assert_array_equal(kind == 1, lost)
     assert ((kind == 3) <= race).all() and (kind == 3).sum() > 50 and not (kind == 2).any()
