@@ -20,11 +20,17 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
+if sys.argv[1:2] == ["speed"]:
+    # per-core figures: one BLAS thread. Otherwise the thread OpenBLAS starts for the race
+    # tables' matrix products keeps spinning after them, and process time counts it.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
 
 import tawla
 from tawla import native, oracles
@@ -144,7 +150,6 @@ def cmd_speed(args) -> None:
                     bot.choose(p, (3, 1))
                 best = min(best, (time.process_time() - t) / len(positions))
             print(f"Bot net0 decision (3-1, {n_moves:.1f} moves on average){name}: {1e6 * best:.1f} µs")
-    # last: numpy's BLAS threads, once started, spin and count in the CPU time of what follows
     x = np.ascontiguousarray(children)
     t = time.process_time()
     dense = fast.net_inputs(x, params, False)  # float32[N, 274]
