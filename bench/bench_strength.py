@@ -8,6 +8,7 @@ Usage::
     python bench/bench_strength.py tawla  --levels net0,net2 --against ply2   # or against one level
     python bench/bench_strength.py timing [--positions 300] [--batch 1000]    # microseconds per decision
     python bench/bench_strength.py cube                                       # cube decisions vs gnubg's probabilities
+    python bench/bench_strength.py pool   DIR_OR_FILES...                     # pool runs saved with TAWLA_BENCH_SAVE
     python bench/bench_strength.py fit    [--games 20000]                     # fit the backgammon weights to outcomes
     python bench/bench_strength.py distill [--games 6000] [--seed 777]        # one 1-ply distillation step
 
@@ -31,7 +32,10 @@ second step, ``--games 4000 --seed 888``, made no measurable difference and was 
 Games are played in duplicate pairs: the two games of a pair use the same dice, first with one
 player starting and then the other, so the luck of the dice largely cancels. Points per game
 are reported for the first-named player with ``mean +- 1.96 * sd / sqrt(pairs)`` over the pair
-means (the unpaired interval over single games is printed beside it).
+means (the unpaired interval over single games is printed beside it). With ``TAWLA_BENCH_SAVE=DIR``
+each run also saves its pairs' points (``float64[pairs, 2]``) as ``DIR/R_A_vs_B_seedS_nG.npy``;
+``pool`` reads such files (or every one in a folder), checks that their seed ranges do not
+overlap, and prints the same line over all their pairs, one per match-up.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import argparse
 import contextlib
 import math
 import os
+import re
 import sys
 import time
 from multiprocessing import Pool
@@ -227,6 +232,29 @@ def match(ruleset, a, b, games, workers, seed=0):
           f"[{lo:+.3f}, {hi:+.3f}] (unpaired [{ulo:+.3f}, {uhi:+.3f}]) win%={100 * (pts > 0).mean():.1f} "
           f"us/decision={1e6 * times.mean():.0f} wall={time.time() - t:.0f}s", flush=True)
     return m, lo, hi
+
+
+def pool(paths):
+    """Print the result line of :func:`match` over the pairs of several saved runs, one line per
+    match-up (``ruleset_a_vs_b``). Raises ``ValueError`` if two runs of a match-up share seeds."""
+    files = sorted(f for p in paths for f in (Path(p).glob("*.npy") if Path(p).is_dir() else [Path(p)]))
+    groups = {}
+    for f in files:
+        m = re.fullmatch(r"(.+)_seed(\d+)_n(\d+)\.npy", f.name)
+        if not m:
+            raise ValueError(f"{f}: not a file saved by TAWLA_BENCH_SAVE")
+        groups.setdefault(m[1], []).append((int(m[2]), np.load(f)))
+    for key, runs in groups.items():
+        runs.sort(key=lambda r: r[0])
+        for (s0, p0), (s1, _) in zip(runs, runs[1:]):
+            if s0 + len(p0) > s1:
+                raise ValueError(f"{key}: the runs of seeds {s0} and {s1} share pairs")
+        pairs = np.concatenate([p for _, p in runs])
+        pts = pairs.ravel()
+        m, lo, hi = ci(pairs.mean(axis=1))
+        seeds = ", ".join(f"{s}-{s + len(p) - 1}" for s, p in runs)
+        print(f"{key}: games={len(pts)} ppg={m:+.3f} [{lo:+.3f}, {hi:+.3f}] win%={100 * (pts > 0).mean():.1f} "
+              f"pair sd={pairs.mean(axis=1).std(ddof=1):.3f} (pairs {seeds})")
 
 
 # --- fitting ----------------------------------------------------------------------------------
@@ -482,7 +510,8 @@ def timing(n=300, seed=7, batch=1000):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["bg", "gnubg", "tawla", "timing", "fit", "distill", "cube"])
+    ap.add_argument("what", choices=["bg", "gnubg", "tawla", "timing", "fit", "distill", "cube", "pool"])
+    ap.add_argument("files", nargs="*", type=Path, help="pool: saved runs, or folders of them")
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--levels", default=None)
     ap.add_argument("--level", default="ply1")
@@ -498,7 +527,9 @@ def main(argv=None):
     ap.add_argument("--against", default=None,
                     help="tawla: play each level against this level instead (for example ply2 or net0)")
     a = ap.parse_args(argv)
-    if a.what == "fit":
+    if a.what == "pool":
+        pool(a.files)
+    elif a.what == "fit":
         fit(a.games or 20000, a.workers, out=a.out)
     elif a.what == "distill":
         distill(a.games or 6000, a.workers, seed=a.seed or 777, out=a.out)
