@@ -4,10 +4,11 @@ Usage::
 
     python bench/bench_nets.py pubeval  [--net FILE] [--pairs 5000]     # backgammon net0 and ply0 vs pubeval
     python bench/bench_nets.py heuristic --ruleset R [--net FILE] [--pairs 1000]  # net0 vs the heuristic ply0
+    python bench/bench_nets.py versus --ruleset R --net FILE [--against FILE]     # two networks at 0 ply
     python bench/bench_nets.py agree    [--net FILE] [--decisions 1500]  # best play = GNU Backgammon 0-ply's?
     python bench/bench_nets.py speed    [--net FILE]                     # evaluations a second, 0-ply decisions
 
-``pubeval`` and ``heuristic`` play 0-ply players against each other with
+``pubeval``, ``heuristic`` and ``versus`` (a network against another) play 0-ply players against each other with
 :func:`tawla.training.duel` (all games at once, one expand a ply); pubeval's choice is the
 child whose board it scores highest (``gnubg_nn.pub_eval_score``, checked to equal
 ``gnubg_nn.pub_best_move`` on every decision of a sample). ``agree``: decisions met in GNU
@@ -71,6 +72,17 @@ def cmd_heuristic(args) -> None:
     net = load(args, r)
     res = duel(r, evaluator_player(r, net), evaluator_player(r), args.pairs, seed=args.seed)
     print(f"{r.name} net0 vs heuristic ply0: {res}", flush=True)
+
+
+def cmd_versus(args) -> None:
+    r = tawla.get_ruleset(args.ruleset)
+    net = load(args, r)
+    other = NetEvaluator.load(args.against) if args.against else shipped_net(r)
+    if other is None:
+        raise SystemExit(f"no network for {r.name}: pass --against FILE")
+    res = duel(r, evaluator_player(r, net), evaluator_player(r, other), args.pairs, seed=args.seed)
+    print(f"{r.name} net0 of {args.net or 'the shipped network'} vs net0 of "
+          f"{args.against or 'the shipped network'}: {res}", flush=True)
 
 
 def gnubg_decisions(n: int, seed: int):
@@ -163,14 +175,15 @@ def cmd_speed(args) -> None:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["pubeval", "heuristic", "agree", "speed"])
+    ap.add_argument("what", choices=["pubeval", "heuristic", "versus", "agree", "speed"])
     ap.add_argument("--net", default=None)
+    ap.add_argument("--against", default=None, help="versus: the other network (default: the shipped one)")
     ap.add_argument("--ruleset", default="backgammon")
     ap.add_argument("--pairs", type=int, default=5000)
     ap.add_argument("--decisions", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=50000)
     args = ap.parse_args(argv)
-    {"pubeval": cmd_pubeval, "heuristic": cmd_heuristic, "agree": cmd_agree, "speed": cmd_speed}[args.what](args)
+    {"pubeval": cmd_pubeval, "heuristic": cmd_heuristic, "versus": cmd_versus, "agree": cmd_agree, "speed": cmd_speed}[args.what](args)
 
 
 if __name__ == "__main__":
