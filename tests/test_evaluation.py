@@ -208,7 +208,7 @@ def test_weights_file(tmp_path):
     np.savez(tmp_path / "other.npz", other=w)
     with pytest.raises(ConfigError):
         load_weights(tmp_path / "other.npz")
-    for bad in (w[:4], w.ravel(), np.full_like(w, np.nan)):
+    for bad in (w[:4], w.ravel(), np.full_like(w, np.nan), w + 1j):
         with pytest.raises(ConfigError):
             LinearContact(bad)
         with pytest.raises(ConfigError):

@@ -36,6 +36,8 @@ WEIGHTS_FILE = "linear_bg.npz"
 
 
 def _as_weights(weights) -> np.ndarray:
+    if np.iscomplexobj(weights):
+        raise ConfigError("linear model weights must be real float[5, n_features], not complex")
     try:
         w = np.ascontiguousarray(weights, dtype=np.float64)
     except (TypeError, ValueError, OverflowError):
