@@ -88,6 +88,8 @@ def test_weights_file_round_trip_and_checksum(tmp_path):
         NetEvaluator(net.w1[:10], net.b1, net.w2, net.b2, "mahbusa")
     with pytest.raises(InvalidArgument):
         NetEvaluator(net.w1 * np.nan, net.b1, net.w2, net.b2, "mahbusa")
+    with pytest.raises(InvalidArgument):
+        NetEvaluator(net.w1, net.b1, net.w2 + 1j, net.b2, "mahbusa")
     if native.fast_net is not None:
         bad = np.zeros((NET_INPUTS, 3), np.float32)
         with pytest.raises(InvalidArgument):

@@ -160,6 +160,8 @@ class NetEvaluator:
 
     def __init__(self, w1, b1, w2, b2, ruleset, meta: dict | None = None) -> None:
         self.ruleset = get_ruleset(ruleset)
+        if any(np.iscomplexobj(a) for a in (w1, b1, w2, b2)):
+            raise InvalidArgument("network weights must be real float arrays, not complex")
         try:
             arrs = [np.ascontiguousarray(np.asarray(a, dtype=np.float32)) for a in (w1, b1, w2, b2)]
         except (TypeError, ValueError):
