@@ -36,12 +36,14 @@ WEIGHTS_FILE = "linear_bg.npz"
 
 
 def _as_weights(weights) -> np.ndarray:
-    if np.iscomplexobj(weights):
-        raise ConfigError("linear model weights must be real float[5, n_features], not complex")
     try:
-        w = np.ascontiguousarray(weights, dtype=np.float64)
+        a = np.asarray(weights)
+        complex_ = np.iscomplexobj(a)
+        w = None if complex_ else np.ascontiguousarray(a, dtype=np.float64)
     except (TypeError, ValueError, OverflowError):
         raise ConfigError(f"linear model weights must be float[5, n_features], not {type(weights).__name__}") from None
+    if complex_:
+        raise ConfigError("linear model weights must be real float[5, n_features], not complex")
     if w.ndim != 2 or w.shape[0] != 5:
         raise ConfigError(f"linear model weights must be float[5, n_features], not shape {w.shape}")
     if not np.isfinite(w).all():

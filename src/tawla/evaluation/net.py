@@ -160,12 +160,14 @@ class NetEvaluator:
 
     def __init__(self, w1, b1, w2, b2, ruleset, meta: dict | None = None) -> None:
         self.ruleset = get_ruleset(ruleset)
-        if any(np.iscomplexobj(a) for a in (w1, b1, w2, b2)):
-            raise InvalidArgument("network weights must be real float arrays, not complex")
         try:
-            arrs = [np.ascontiguousarray(np.asarray(a, dtype=np.float32)) for a in (w1, b1, w2, b2)]
-        except (TypeError, ValueError):
+            given = [np.asarray(a) for a in (w1, b1, w2, b2)]
+            complex_ = any(np.iscomplexobj(a) for a in given)
+            arrs = [] if complex_ else [np.ascontiguousarray(a, dtype=np.float32) for a in given]
+        except (TypeError, ValueError, OverflowError):
             raise InvalidArgument("network weights must be float arrays") from None
+        if complex_:
+            raise InvalidArgument("network weights must be real float arrays, not complex")
         w1, b1, w2, b2 = arrs
         h = w1.shape[1] if w1.ndim == 2 else -1
         if (w1.shape != (NET_INPUTS, h) or not 1 <= h <= MAX_HIDDEN or b1.shape != (h,)
