@@ -38,11 +38,11 @@ WEIGHTS_FILE = "linear_bg.npz"
 def _as_weights(weights) -> np.ndarray:
     try:
         a = np.asarray(weights)
-        complex_ = np.iscomplexobj(a)
-        w = None if complex_ else np.ascontiguousarray(a, dtype=np.float64)
+        real = not np.iscomplexobj(a)
+        w = np.ascontiguousarray(a if real else a.real, dtype=np.float64)
     except (TypeError, ValueError, OverflowError):
         raise ConfigError(f"linear model weights must be float[5, n_features], not {type(weights).__name__}") from None
-    if complex_:
+    if not real:
         raise ConfigError("linear model weights must be real float[5, n_features], not complex")
     if w.ndim != 2 or w.shape[0] != 5:
         raise ConfigError(f"linear model weights must be float[5, n_features], not shape {w.shape}")
