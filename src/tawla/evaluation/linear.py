@@ -26,7 +26,7 @@ from ..errors import ConfigError
 from ..rules import get_ruleset
 from .board import check_rows, sides
 from .features import N_BG_FEATURES, bg_features
-from .protocol import equity_from_probs
+from .protocol import equity_from_probs, real_weights
 
 __all__ = ["LinearContact", "linear_probs", "shipped_weights", "load_weights", "save_weights",
            "WEIGHTS_FILE"]
@@ -36,14 +36,7 @@ WEIGHTS_FILE = "linear_bg.npz"
 
 
 def _as_weights(weights) -> np.ndarray:
-    try:
-        a = np.asarray(weights)
-        real = not np.iscomplexobj(a)
-        w = np.ascontiguousarray(a if real else a.real, dtype=np.float64)
-    except (TypeError, ValueError, OverflowError):
-        raise ConfigError(f"linear model weights must be float[5, n_features], not {type(weights).__name__}") from None
-    if not real:
-        raise ConfigError("linear model weights must be real float[5, n_features], not complex")
+    w = real_weights(weights, np.float64, ConfigError, "linear model weights (float[5, n_features])")
     if w.ndim != 2 or w.shape[0] != 5:
         raise ConfigError(f"linear model weights must be float[5, n_features], not shape {w.shape}")
     if not np.isfinite(w).all():

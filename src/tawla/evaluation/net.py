@@ -52,6 +52,7 @@ from ..errors import ConfigError, InvalidArgument
 from ..rules import Ruleset, get_ruleset
 from .board import sides
 from .features import _hand_features, _raw_features
+from .protocol import real_weights
 
 __all__ = ["NetEvaluator", "net_inputs", "NET_INPUTS", "NET_OUTPUTS", "shipped_net", "SIDE_INPUTS"]
 
@@ -160,14 +161,7 @@ class NetEvaluator:
 
     def __init__(self, w1, b1, w2, b2, ruleset, meta: dict | None = None) -> None:
         self.ruleset = get_ruleset(ruleset)
-        try:
-            given = [np.asarray(a) for a in (w1, b1, w2, b2)]
-            complex_ = any(np.iscomplexobj(a) for a in given)
-            arrs = [] if complex_ else [np.ascontiguousarray(a, dtype=np.float32) for a in given]
-        except (TypeError, ValueError, OverflowError):
-            raise InvalidArgument("network weights must be float arrays") from None
-        if complex_:
-            raise InvalidArgument("network weights must be real float arrays, not complex")
+        arrs = [real_weights(a, np.float32, InvalidArgument, "network weights") for a in (w1, b1, w2, b2)]
         w1, b1, w2, b2 = arrs
         h = w1.shape[1] if w1.ndim == 2 else -1
         if (w1.shape != (NET_INPUTS, h) or not 1 <= h <= MAX_HIDDEN or b1.shape != (h,)

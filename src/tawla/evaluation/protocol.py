@@ -85,3 +85,24 @@ def equity_from_probs(p: np.ndarray, ruleset) -> np.ndarray:
     if r.scoring == "cube":
         e = e + p[:, 2] - p[:, 4]
     return e
+
+
+def real_weights(value, dtype, error: type[Exception], what: str) -> np.ndarray:
+    """An evaluator's weights ``value`` as a C-contiguous array of ``dtype`` (float32 or
+    float64), its shape unchecked.
+
+    Raises
+    ------
+    error
+        (the caller's class, a :mod:`tawla.errors` one) if numpy cannot convert ``value`` to
+        numbers, or the numbers are complex; ``what`` names the weights in the message.
+    """
+    try:
+        a = np.asarray(value)
+        real = not np.iscomplexobj(a)
+        w = np.ascontiguousarray(a if real else a.real, dtype=dtype)
+    except (TypeError, ValueError, OverflowError):
+        raise error(f"{what} must be real numbers, not {type(value).__name__}") from None
+    if not real:
+        raise error(f"{what} must be real numbers, not complex")
+    return w
