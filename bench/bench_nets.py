@@ -46,10 +46,12 @@ from bench_strength import after_key, apply_gnubg, to_gnubg  # noqa: E402
 BG = tawla.get_ruleset("backgammon")
 
 
-def load(args, ruleset) -> NetEvaluator:
-    net = NetEvaluator.load(args.net) if args.net else shipped_net(ruleset)
+def load(args, ruleset, option: str = "net") -> NetEvaluator:
+    """The network of ``--net`` (or of ``option``, e.g. ``against``), else the shipped one."""
+    path = getattr(args, option)
+    net = NetEvaluator.load(path) if path else shipped_net(ruleset)
     if net is None:
-        raise SystemExit(f"no network for {tawla.get_ruleset(ruleset).name}: pass --net FILE")
+        raise SystemExit(f"no network for {tawla.get_ruleset(ruleset).name}: pass --{option} FILE")
     return net
 
 
@@ -76,11 +78,8 @@ def cmd_heuristic(args) -> None:
 
 def cmd_versus(args) -> None:
     r = tawla.get_ruleset(args.ruleset)
-    net = load(args, r)
-    other = NetEvaluator.load(args.against) if args.against else shipped_net(r)
-    if other is None:
-        raise SystemExit(f"no network for {r.name}: pass --against FILE")
-    res = duel(r, evaluator_player(r, net), evaluator_player(r, other), args.pairs, seed=args.seed)
+    res = duel(r, evaluator_player(r, load(args, r)), evaluator_player(r, load(args, r, "against")),
+               args.pairs, seed=args.seed)
     print(f"{r.name} net0 of {args.net or 'the shipped network'} vs net0 of "
           f"{args.against or 'the shipped network'}: {res}", flush=True)
 

@@ -204,6 +204,13 @@ def _worker(args):
     return out, times
 
 
+def pair_summary(pairs):
+    """``(mean, lo, hi, won)`` of ``pairs`` (float[P, 2], points of the two games of each duplicate
+    pair): points a game with the 95% interval over the pair means, and the % of games won."""
+    m, lo, hi = ci(pairs.mean(axis=1))
+    return m, lo, hi, 100 * (pairs > 0).mean()
+
+
 def match(ruleset, a, b, games, workers, seed=0):
     """Play ``games`` games (``games // 2`` duplicate pairs) of ``a`` against ``b`` and print
     points per game for ``a`` with a 95% confidence interval over the pairs (the two games
@@ -222,14 +229,14 @@ def match(ruleset, a, b, games, workers, seed=0):
     pairs = np.concatenate([np.asarray(x, dtype=float).reshape(-1, 2) for x, _ in res])
     times = np.concatenate([np.asarray(y, dtype=float) for _, y in res])
     pts = pairs.ravel()
-    m, lo, hi = ci(pairs.mean(axis=1))
+    m, lo, hi, won = pair_summary(pairs)
     save = os.environ.get("TAWLA_BENCH_SAVE")
     if save:  # per-game points (pairs in rows), to pool runs with different seeds
         Path(save).mkdir(parents=True, exist_ok=True)
         np.save(Path(save) / f"{ruleset}_{a}_vs_{b}_seed{seed}_n{len(pts)}.npy", pairs)
     _, ulo, uhi = ci(pts)
     print(f"{ruleset:16s} {a:8s} vs {b:8s} games={len(pts):5d} ppg={m:+.3f} "
-          f"[{lo:+.3f}, {hi:+.3f}] (unpaired [{ulo:+.3f}, {uhi:+.3f}]) win%={100 * (pts > 0).mean():.1f} "
+          f"[{lo:+.3f}, {hi:+.3f}] (unpaired [{ulo:+.3f}, {uhi:+.3f}]) win%={won:.1f} "
           f"us/decision={1e6 * times.mean():.0f} wall={time.time() - t:.0f}s", flush=True)
     return m, lo, hi
 
@@ -250,10 +257,9 @@ def pool(paths):
             if s0 + len(p0) > s1:
                 raise ValueError(f"{key}: the runs of seeds {s0} and {s1} share pairs")
         pairs = np.concatenate([p for _, p in runs])
-        pts = pairs.ravel()
-        m, lo, hi = ci(pairs.mean(axis=1))
+        m, lo, hi, won = pair_summary(pairs)
         seeds = ", ".join(f"{s}-{s + len(p) - 1}" for s, p in runs)
-        print(f"{key}: games={len(pts)} ppg={m:+.3f} [{lo:+.3f}, {hi:+.3f}] win%={100 * (pts > 0).mean():.1f} "
+        print(f"{key}: games={pairs.size} ppg={m:+.3f} [{lo:+.3f}, {hi:+.3f}] win%={won:.1f} "
               f"pair sd={pairs.mean(axis=1).std(ddof=1):.3f} (pairs {seeds})")
 
 
