@@ -126,8 +126,8 @@ def cmd_speed(args) -> None:
     net = load(args, BG)
     rows = tawla.batch.random_positions(BG, 4000, seed=3)
     children, parent, _roll = tawla.expand_all_rolls(rows[:200], ruleset=BG)
-    params = native.params(BG)
-    fast = native.fast_net
+    params = native.backend.params(BG)
+    fast = native.backend.compiled("_fast")
     # the best of several runs: on a shared machine the slower ones measure the other jobs
     for label, x in (("random positions", rows), ("children of 200 positions x 21 rolls", children)):
         x = np.ascontiguousarray(x)

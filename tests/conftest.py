@@ -42,14 +42,12 @@ def position_ids():
 
 
 @pytest.fixture(params=["reference"] + (["fast"] if tawla.batch.fast_available() else []))
-def each_engine(request, monkeypatch):
+def each_engine(request):
     """Run a test on the reference engine, and again on the compiled one where it is built."""
-    if request.param == "reference":
-        monkeypatch.setenv("TAWLA_ENGINE", "reference")
-    else:
-        monkeypatch.delenv("TAWLA_ENGINE", raising=False)
+    old = tawla.native.backend.set_default_engine(request.param)
     assert tawla.batch.default_engine() == request.param
-    return request.param
+    yield request.param
+    tawla.native.backend.set_default_engine(old)
 
 
 # The longest tests (tens of seconds to two minutes each on one core), run first: with two

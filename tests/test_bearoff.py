@@ -15,7 +15,7 @@ from tawla.evaluation import bearoff_build as nb
 
 from conftest import require_module
 
-compiled = pytest.mark.skipif(native.fast_bearoff is None, reason="the compiled builder is not built (or hidden)")
+compiled = pytest.mark.skipif(not native.available("bearoff"), reason="the compiled builder is not built (or hidden)")
 
 Q = 1 / 65535  # gnubg stores 16-bit probabilities
 
@@ -52,7 +52,7 @@ def test_sizes_and_index():
 
 @compiled
 def test_compiled_index_and_children_equal_numpy():
-    c = native.fast_bearoff
+    c = native.backend.compiled("_bearoff")
     t = nb.unrank(15)
     assert c.n_positions(15) == nb.n_positions(15) and c.n_positions(6) == nb.n_positions(6)
     assert np.array_equal(c.unrank(15), t) and np.array_equal(c.rank_array(t), np.arange(len(t)))
@@ -65,9 +65,9 @@ def test_compiled_index_and_children_equal_numpy():
 @compiled
 def test_compiled_tables_equal_numpy(one, two):
     """The numpy builder keeps the compiled builder's play among equal ones: same tables."""
-    a, f = native.fast_bearoff.build_one_sided(15)
+    a, f = native.build_one_sided(15)
     assert np.abs(a - one[0]).max() < 1e-12 and np.abs(f - one[1]).max() < 1e-12
-    assert np.abs(native.fast_bearoff.build_two_sided(6) - two).max() < 1e-12
+    assert np.abs(native.build_two_sided(6) - two).max() < 1e-12
 
 
 def test_one_sided_normalised(one):
@@ -251,7 +251,7 @@ def test_build_without_the_compiled_builder(tmp_path, monkeypatch, one, two):
     the fixtures built with it) and caches its tables. (tests/test_fallback.py builds them
     for real without the compiled modules.)"""
     calls = []
-    monkeypatch.setattr(native, "fast_bearoff", None)
+    monkeypatch.setattr(native, "available", lambda part="engine": part != "bearoff")
     monkeypatch.setattr(nb, "build_one_sided", lambda checkers: calls.append(("one", checkers)) or one)
     monkeypatch.setattr(nb, "build_two_sided", lambda checkers: calls.append(("two", checkers)) or two)
     monkeypatch.setenv("TAWLA_CACHE", str(tmp_path))

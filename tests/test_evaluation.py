@@ -14,17 +14,16 @@ from tawla.evaluation import (COLUMNS, CONTACT_MODELS, N_BG_FEATURES, Evaluator,
                               equity_from_probs, evaluate, evaluate_rows, is_race, is_terminal, pip_counts,
                               set_contact_model)
 from tawla.evaluation import bearoff as bo
-from tawla.evaluation.board import race_mask, sides, terminal
+from tawla.evaluation.board import race_mask, sides
 from tawla.evaluation.linear import linear_probs, load_weights, save_weights, shipped_weights
 from tawla.evaluation.nohit import nohit_contact, nohit_contact_np
 from tawla.evaluation.race import race_eval, race_eval_np
 from tawla.evaluation.routing import evaluate_np
-from tawla.rules.params import SCORING_CODES
 
 RULESETS = tawla.RULESET_IDS
 HIT_GAMES = ("backgammon", "adi")
 NO_HIT_GAMES = ("mahbusa", "tawla31", "tawla31-saharat")
-compiled = pytest.mark.skipif(native.fast_eval is None, reason="the compiled evaluators are not built (or hidden)")
+compiled = pytest.mark.skipif(not native.available("eval"), reason="the compiled evaluators are not built (or hidden)")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -54,7 +53,7 @@ def rows():
 @pytest.fixture
 def numpy_only(monkeypatch):
     """The compiled evaluators hidden, as with TAWLA_NO_NATIVE=1."""
-    monkeypatch.setattr(native, "fast_eval", None)
+    monkeypatch.setattr(native, "available", lambda part="engine": part != "eval")
 
 
 # --- columns and invariants --------------------------------------------------------------------
@@ -181,10 +180,10 @@ W1_EXPECTED = [
 def test_w1_values_unchanged(path, monkeypatch):
     """Of the first 10 rows (W1 contact) 9 are contact for tawla (the linear model and its
     weights), one a race; the last 10 are races (the race model and the databases)."""
-    if path == "compiled" and native.fast_eval is None:
+    if path == "compiled" and not native.available("eval"):
         pytest.skip("the compiled evaluators are not built (or hidden)")
     if path == "numpy":
-        monkeypatch.setattr(native, "fast_eval", None)
+        monkeypatch.setattr(native, "available", lambda part="engine": part != "eval")
     a = np.array([tawla.Position.from_gnubg_id(pid).to_array() for pid, _, _ in W1_EXPECTED])
     bg = np.array([v for _, v, _ in W1_EXPECTED])
     adi = bg.copy()
@@ -261,12 +260,10 @@ def test_the_compiled_game_ends_and_races_equal_the_numpy_steps(rs, rows, monkey
     np.testing.assert_array_equal(got, ref)
     np.testing.assert_array_equal(contact_rows, seen.pop())
     me, opp, om = sides(rows[rs], r)
-    lost = terminal(me, opp, r)[0]
+    lost = is_terminal(rows[rs], r)
     race = race_mask(me, opp, om, r) & ~lost
     assert lost.sum() > 5 and 0 < len(contact_rows) < len(rows[rs])
-    out, kind = native.fast_eval.eval_ends(rows[rs], r.geometry != OPPOSITE, r.quadrant_lock_win,
-                                           r.bearoff_no_opponent_in_home, SCORING_CODES[r.scoring],
-                                           r.bar_backgammon_counts_double, *bo.eval_tables()[::3])
+    out, kind = native.eval_ends(rows[rs], r, *bo.eval_tables()[::3])
     np.testing.assert_array_equal(kind == 1, lost)
     assert ((kind == 3) <= race).all() and (kind == 3).sum() > 50 and not (kind == 2).any()
 
@@ -279,21 +276,20 @@ def test_any_linear_model_takes_the_compiled_pass_where_it_applies(rs, rows, mon
     r = tawla.get_ruleset(rs)
     model = LinearContact(shipped_weights() * 0.8)
     calls = []
-    if native.fast_eval is not None:
-        real = native.fast_eval.eval_bg
-        monkeypatch.setattr(native.fast_eval, "eval_bg", lambda *a: calls.append(1) or real(*a))
+    if native.available("eval"):
+        real = native.eval_bg
+        monkeypatch.setattr(native, "eval_bg", lambda *a: calls.append(1) or real(*a))
     monkeypatch.setitem(CONTACT_MODELS, r.name, model)
     got = evaluate_rows(rows[rs], r)
-    assert len(calls) == (int(rs != "tawla31") if native.fast_eval is not None else 0)
+    assert len(calls) == (int(rs != "tawla31") if native.available("eval") else 0)
     assert np.abs(got - evaluate_np(rows[rs], r, model)).max() < 1e-5
-    monkeypatch.setattr(native, "fast_eval", None)
+    monkeypatch.setattr(native, "available", lambda part="engine": part != "eval")
     assert np.abs(got - evaluate_rows(rows[rs], r)).max() < 1e-5
 
 
 # --- each compiled evaluator against its numpy twin -------------------------------------------
 def _contact(a, r):
-    me, opp, om = sides(a, r)
-    return a[~(is_race(a, r) | terminal(me, opp, r)[0])]
+    return a[~(is_race(a, r) | is_terminal(a, r))]
 
 
 @compiled
@@ -301,8 +297,8 @@ def test_twin_features_bg(rows):
     r = tawla.get_ruleset("backgammon")
     a = rows["backgammon"]
     me, opp, _ = sides(a, r)
-    assert native.fast_eval.n_features() == N_BG_FEATURES
-    assert np.allclose(bg_features(me, opp), native.fast_eval.features_bg(np.ascontiguousarray(a)), atol=1e-12)
+    assert native.n_features() == N_BG_FEATURES
+    assert np.allclose(bg_features(me, opp), native.features_bg(np.ascontiguousarray(a)), atol=1e-12)
 
 
 @compiled
@@ -311,7 +307,7 @@ def test_twin_linear_bg(rs, rows):
     r = tawla.get_ruleset(rs)
     a = _contact(rows[rs], r)
     w = shipped_weights().copy()
-    c = native.fast_eval.linear_bg(np.ascontiguousarray(a), w, r.scoring == "cube")
+    c = native.linear_bg(np.ascontiguousarray(a), w, r.scoring == "cube")
     assert len(a) > 100 and np.abs(c - linear_probs(a, w, r)).max() < 1e-5
 
 
@@ -322,7 +318,7 @@ def test_twin_race_sides(rs, rows):
     included) equals the numpy one on the rows the routing sends it."""
     r = tawla.get_ruleset(rs)
     me, opp, om = sides(rows[rs], r)
-    race = race_mask(me, opp, om, r) & ~terminal(me, opp, r)[0]
+    race = race_mask(me, opp, om, r) & ~is_terminal(rows[rs], r)
     c = race_eval(me[race], opp[race], r)
     ref = race_eval_np(me[race], opp[race], r)
     assert race.sum() > 50 and c.shape == ref.shape == (race.sum(), 6)
@@ -333,7 +329,7 @@ def test_twin_race_sides(rs, rows):
     bad = np.ascontiguousarray(me[race][:1])
     bad[0, 6] += 1  # 16 checkers: read before the tables are
     with pytest.raises(InvalidPosition, match="15 checkers"):
-        native.fast_eval.race_sides(bad, np.ascontiguousarray(opp[race][:1]), one, two, False)
+        native.race_sides(bad, np.ascontiguousarray(opp[race][:1]), one, two, False)
 
 
 @compiled
@@ -342,9 +338,9 @@ def test_twin_race_bg(rs, rows):
     r = tawla.get_ruleset(rs)
     a = rows[rs]
     me, opp, _ = sides(a, r)
-    race = is_race(a, r) & ~terminal(me, opp, r)[0]
+    race = is_race(a, r) & ~is_terminal(rows[rs], r)
     one, _, _, two = bo.eval_tables()
-    c = native.fast_eval.race_bg(np.ascontiguousarray(a[race]), one, two)
+    c = native.race_bg(np.ascontiguousarray(a[race]), one, two)
     assert race.sum() > 50 and np.abs(c - race_eval_np(me[race], opp[race], r)).max() < 1e-5
 
 
@@ -355,10 +351,9 @@ def test_twin_eval_bg(rs, rows):
     r = tawla.get_ruleset(rs)
     a = rows[rs]
     one, _, _, two = bo.eval_tables()
-    c, race = native.fast_eval.eval_bg(np.ascontiguousarray(a), shipped_weights().copy(), r.scoring == "cube",
-                                       r.bar_backgammon_counts_double, one, two)
+    c, kind = native.eval_bg(np.ascontiguousarray(a), shipped_weights().copy(), r, one, two)
     assert np.abs(c - evaluate_np(a, r)).max() < 1e-5
-    assert np.array_equal(race.astype(bool), is_race(a, r) & ~is_terminal(a, r))
+    assert np.array_equal(kind == 3, is_race(a, r) & ~is_terminal(a, r))
 
 
 @compiled
@@ -373,7 +368,7 @@ def test_twin_nohit_contact(rs, rows):
 @pytest.mark.parametrize("rs", RULESETS)
 def test_compiled_evaluate_equals_numpy(rs, rows, monkeypatch):
     fast = evaluate(rows[rs], rs)
-    monkeypatch.setattr(native, "fast_eval", None)
+    monkeypatch.setattr(native, "available", lambda part="engine": part != "eval")
     assert np.abs(fast - evaluate(rows[rs], rs)).max() < 1e-5
 
 

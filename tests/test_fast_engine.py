@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -169,7 +171,7 @@ def test_game_results_match_reference(name, opts):
     include the last position of every game, against the reference engine's game_result."""
     r = ruleset_of(name, opts)
     arr = random_positions(r, 3000, seed=77, parallel_games=4, include_over=True)
-    over, winner, kind, points = native._fast.game_results(arr, native.params(r))
+    over, winner, kind, points = native.backend.compiled("_fast").game_results(arr, native.backend.params(r))
     n_over = 0
     for i in range(len(arr)):
         res = ref_game_result(r, arr[i].tobytes())
@@ -251,18 +253,31 @@ def test_empty_batch():
         assert ch.shape == (0, 56) and rl.shape == (0,)
 
 
-def test_engine_selection(monkeypatch):
+def test_engine_selection():
     pos = tawla.get_ruleset("adi").initial_position()
-    monkeypatch.setenv("TAWLA_ENGINE", "reference")
-    assert eng.default_engine() == "reference"
-    ref = [(m.steps, m.after) for m in pos.legal_moves((6, 4))]
-    monkeypatch.delenv("TAWLA_ENGINE")
+    old = native.backend.set_default_engine("reference")
+    try:
+        assert eng.default_engine() == "reference"
+        ref = [(m.steps, m.after) for m in pos.legal_moves((6, 4))]
+    finally:
+        native.backend.set_default_engine(old)
     assert eng.default_engine() == "fast"
     assert [(m.steps, m.after) for m in pos.legal_moves((6, 4))] == ref
 
 
+def test_engine_variable_is_read_at_import():
+    """TAWLA_ENGINE=reference, read once when tawla.native is imported, makes the reference engine
+    the default of that process; a call's own engine= still chooses."""
+    code = ("import tawla, tawla.native as n; r = tawla.get_ruleset('adi'); "
+            "print(n.default_engine(), tawla.playout(r, 2, seed=1).engine, "
+            "tawla.playout(r, 2, seed=1, engine='fast').engine)")
+    env = {**os.environ, "TAWLA_ENGINE": "reference"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["reference", "reference", "fast"]
+
+
 def test_engine_variable_reaches_batches_and_playouts(monkeypatch):
-    """TAWLA_ENGINE=reference is the default of expand, expand_all_rolls and playout too."""
+    """The reference default reaches expand, expand_all_rolls and playout too."""
     calls = []
     real = ref_batch.legal_sequences
 
@@ -275,12 +290,14 @@ def test_engine_variable_reaches_batches_and_playouts(monkeypatch):
     row = r.initial_position().to_array()[None, :]
     fast_children = tawla.expand_all_rolls(row, ruleset=r)[0]
     assert calls == []
-    monkeypatch.setenv("TAWLA_ENGINE", "reference")
-    ref_children = tawla.expand_all_rolls(row, ruleset=r)[0]
-    assert len(calls) == 21
-    assert sorted(map(bytes, fast_children)) == sorted(map(bytes, ref_children))
-    assert playout(r, 2, seed=1).engine == "reference"
-    monkeypatch.delenv("TAWLA_ENGINE")
+    old = native.backend.set_default_engine("reference")
+    try:
+        ref_children = tawla.expand_all_rolls(row, ruleset=r)[0]
+        assert len(calls) == 21
+        assert sorted(map(bytes, fast_children)) == sorted(map(bytes, ref_children))
+        assert playout(r, 2, seed=1).engine == "reference"
+    finally:
+        native.backend.set_default_engine(old)
     assert playout(r, 2, seed=1).engine == "fast"
 
 

@@ -15,28 +15,28 @@ from tawla.core.results import ResultKind
 from tawla.rules import RULESET_IDS, get_ruleset
 from tawla.rules.params import CONTACT_CODES, SCORING_CODES, native_params
 
-fast = pytest.importorskip("tawla.native._fast", reason="the compiled engine is not built")
+fast = pytest.importorskip("tawla.native._params", reason="the compiled engine is not built")
 
 
 @pytest.mark.parametrize("name", RULESET_IDS)
 def test_keys_are_the_struct_fields_and_values_arrive(name):
     r = get_ruleset(name)
     want = native_params(r)
-    got = native.params(r).fields
+    got = native.backend.params(r).fields
     assert set(got) == set(want)
     assert got == want
 
 
 def test_options_change_the_struct():
-    plain = native.params(get_ruleset("backgammon")).fields
-    d14 = native.params(get_ruleset("backgammon", bar_backgammon_counts_double=True)).fields
+    plain = native.backend.params(get_ruleset("backgammon")).fields
+    d14 = native.backend.params(get_ruleset("backgammon", bar_backgammon_counts_double=True)).fields
     assert (plain["bar_backgammon_counts_double"], d14["bar_backgammon_counts_double"]) == (0, 1)
-    t31 = native.params(get_ruleset("tawla31", bearoff_no_opponent_in_home=False)).fields
+    t31 = native.backend.params(get_ruleset("tawla31", bearoff_no_opponent_in_home=False)).fields
     assert t31["bearoff_no_opponent_in_home"] == 0
 
 
 def test_pickle_round_trip():
-    p = native.params(get_ruleset("mahbusa"))
+    p = native.backend.params(get_ruleset("mahbusa"))
     assert pickle.loads(pickle.dumps(p)).fields == p.fields
 
 

@@ -19,7 +19,7 @@ from tawla.training import duel, evaluator_player
 from tawla.training.td import TrainConfig, train
 
 RULESETS = list(tawla.RULESET_IDS)
-needs_fast = pytest.mark.skipif(native.fast_net is None, reason="the compiled engine is not built")
+needs_fast = pytest.mark.skipif(not native.available("net"), reason="the compiled engine is not built")
 
 
 def sample_rows(name: str, n: int = 1500) -> np.ndarray:
@@ -36,7 +36,7 @@ def test_compiled_inputs_and_outputs_equal_numpy(name):
     r = tawla.get_ruleset(name)
     rows = sample_rows(name)
     x_np = net_inputs(rows, r)
-    x_c = native.fast_net.net_inputs(rows, native.params(r))
+    x_c = native.backend.compiled("_fast").net_inputs(rows, native.backend.params(r))
     assert x_c.shape == (len(rows), NET_INPUTS) and x_c.dtype == np.float32
     np.testing.assert_array_equal(x_c, x_np)
     # the documented ranges
@@ -90,10 +90,10 @@ def test_weights_file_round_trip_and_checksum(tmp_path):
         NetEvaluator(net.w1 * np.nan, net.b1, net.w2, net.b2, "mahbusa")
     with pytest.raises(InvalidArgument):
         NetEvaluator(net.w1, net.b1, net.w2 + 1j, net.b2, "mahbusa")
-    if native.fast_net is not None:
+    if native.available("net"):
         bad = np.zeros((NET_INPUTS, 3), np.float32)
         with pytest.raises(InvalidArgument):
-            native.fast_net.net_outputs(np.zeros((1, 56), np.uint8), native.params(net.ruleset), bad,
+            native.backend.compiled("_fast").net_outputs(np.zeros((1, 56), np.uint8), native.backend.params(net.ruleset), bad,
                                         net.b1, net.w2, net.b2, False)
 
 
@@ -221,7 +221,7 @@ def test_the_race_cut_off_ends_self_play_at_the_race():
     for cut in (False, True):
         net = NetEvaluator.initial(r, hidden=8, seed=2)
         tables = (one, two) if cut else (None, None)
-        runs[cut] = native.fast_net.net_train(native.params(r), net.w1, net.b1, net.w2, net.b2, 150, 3, 0.1,
+        runs[cut] = native.backend.compiled("_fast").net_train(native.backend.params(r), net.w1, net.b1, net.w2, net.b2, 150, 3, 0.1,
                                               400, *tables)
     (l0, w0, _), (l1, w1, _) = runs[False], runs[True]
     assert (w1 == -1).mean() > 0.7 and (w1 == -1).mean() > (w0 == -1).mean()  # stopped at the race, unscored
@@ -229,7 +229,7 @@ def test_the_race_cut_off_ends_self_play_at_the_race():
     with pytest.raises(InvalidArgument):  # the race model is for opposite-direction games
         s = tawla.get_ruleset("tawla31-saharat")
         n = NetEvaluator.initial(s, hidden=4)
-        native.fast_net.net_train(native.params(s), n.w1, n.b1, n.w2, n.b2, 1, 1, 0.1, 10, one, two)
+        native.backend.compiled("_fast").net_train(native.backend.params(s), n.w1, n.b1, n.w2, n.b2, 1, 1, 0.1, 10, one, two)
     cfg = TrainConfig(ruleset="adi", games=60, hidden=8, chunk=60, eval_every=0, max_turns=200, race_cutoff=True)
     assert train(cfg).meta["config"]["race_cutoff"] is True
 
@@ -278,7 +278,7 @@ def test_the_processor_variants_of_the_network_give_the_same_bits(tmp_path):
     np.save(tmp_path / "rows.npy", rows)
     code = ("import sys, numpy as np, tawla; from tawla import native; from tawla.evaluation.net import shipped_net; "
             "r = tawla.get_ruleset('backgammon'); n = shipped_net(r); x = np.load(sys.argv[1]); "
-            "np.save(sys.argv[2], native.fast_net.net_outputs(x, native.params(r), n.w1, n.b1, n.w2, n.b2, False))")
+            "np.save(sys.argv[2], native.net_outputs(x, r, n.w1, n.b1, n.w2, n.b2))")
     env = {**os.environ, "TAWLA_NET_NO_AVX": "1"}  # the SSE2 / plain C arithmetic
     subprocess.run([sys.executable, "-c", code, str(tmp_path / "rows.npy"), str(tmp_path / "o.npy")], env=env,
                    check=True)

@@ -11,15 +11,15 @@ import tawla
 from tawla import native
 from tawla.cli import main
 from tawla.errors import ConfigError, InvalidArgument, InvalidPosition
-from tawla.evaluation import is_race
+from tawla.evaluation import is_race, is_terminal
 from tawla.evaluation.bearoff import eval_tables
-from tawla.evaluation.board import sides, terminal
+from tawla.evaluation.board import sides
 from tawla.evaluation.net import NetEvaluator, shipped_net
 from tawla.evaluation.routing import evaluate_np
 from tawla.training.supervised import SuperviseConfig, search_targets, supervise
 from tawla.training.td import TrainConfig, train
 
-pytestmark = pytest.mark.skipif(native.fast_net is None, reason="the compiled engine is not built")
+pytestmark = pytest.mark.skipif(not native.available("net"), reason="the compiled engine is not built")
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 
@@ -27,7 +27,7 @@ ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 def positions(net: NetEvaluator, n: int, seed: int = 4, explore: float = 0.1, race: bool = True) -> np.ndarray:
     one, _, _, two = eval_tables()
     tables = (one, two) if race else (None, None)
-    return native.fast_net.net_positions(native.params(net.ruleset), net.w1, net.b1, net.w2, net.b2,
+    return native.backend.compiled("_fast").net_positions(native.backend.params(net.ruleset), net.w1, net.b1, net.w2, net.b2,
                                          10 * n, seed, n, explore, 2000, *tables)
 
 
@@ -44,7 +44,7 @@ def numpy_targets(net: NetEvaluator, rows: np.ndarray, race_model: bool) -> np.n
             cols = evaluate_np(kids, r, net)  # exact ends and the race model; contact as columns
             raw = net.outputs(kids)  # compiled (its numpy twin is checked in test_net.py)
             me, opp, _ = sides(kids, r)
-            lost = terminal(me, opp, r)[0]
+            lost = is_terminal(kids, r)
             race = is_race(kids, r) if race_model else np.zeros(len(kids), bool)
             o = np.where((~lost & ~race)[:, None], raw, cols[:, 1:6])
             eq = 2 * o[:, 0] - 1 + o[:, 1] - o[:, 3]  # the ruleset's equity of raw outputs
@@ -87,7 +87,7 @@ def test_ply1_targets_equal_a_numpy_search_over_expand():
 def test_ply2_targets_search_the_best_children_one_ply_deeper():
     net = shipped_net("backgammon")
     rows = positions(net, 2, seed=13)
-    r, p = net.ruleset, native.params(net.ruleset)
+    r, p = net.ruleset, native.backend.params(net.ruleset)
     one, _, _, two = eval_tables()
     got = search_targets(net, rows, depth=2, prune=2)
     for row, target in zip(rows, got):
@@ -96,13 +96,13 @@ def test_ply2_targets_search_the_best_children_one_ply_deeper():
             kids, _ = tawla.expand(row[None], np.array([[d1, d2]], np.uint8), ruleset=r)
             cols = evaluate_np(kids, r, net)
             me, opp, _ = sides(kids, r)
-            plain = ~terminal(me, opp, r)[0] & ~is_race(kids, r)
+            plain = ~is_terminal(kids, r) & ~is_race(kids, r)
             o = np.where(plain[:, None], net.outputs(kids), cols[:, 1:6])
             eq0 = 2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]
             top = np.argsort(eq0, kind="stable")[:2]  # the two best for the mover (lowest for the next)
             deep = o[top].copy()
             if plain[top].any():  # contact children: their own 1-ply values
-                deep[plain[top]] = native.fast_net.net_ply1_targets(
+                deep[plain[top]] = native.backend.compiled("_fast").net_ply1_targets(
                     np.ascontiguousarray(kids[top][plain[top]]), p, net.w1, net.b1, net.w2, net.b2, one, two)
             eq = 2 * deep[:, 0] - 1 + deep[:, 1] - deep[:, 3] + deep[:, 2] - deep[:, 4]
             b = deep[int(np.argmin(eq))]
@@ -119,7 +119,7 @@ def greedy_child(net: NetEvaluator, row: np.ndarray, dice: tuple[int, int]) -> t
     kids, _ = tawla.expand(row[None], np.array([dice], np.uint8), ruleset=r)
     cols = evaluate_np(kids, r, net)
     me, opp, _ = sides(kids, r)
-    plain = ~terminal(me, opp, r)[0] & ~is_race(kids, r)
+    plain = ~is_terminal(kids, r) & ~is_race(kids, r)
     o = np.where(plain[:, None], net.outputs(kids), cols[:, 1:6])
     b = int(np.argmin(2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]))
     return kids[b], bool(plain[b])
@@ -140,7 +140,7 @@ def test_rollouts_of_two_moves_average_the_replies_1ply_values():
     a random roll; over many trials the mean approaches, for each first roll, the opponent's
     1-ply value of the mover's child (seen from the mover's seat)."""
     net = shipped_net("backgammon")
-    p = native.params(net.ruleset)
+    p = native.backend.params(net.ruleset)
     one, _, _, two = eval_tables()
     rows = positions(net, 40, seed=23)[10:13]
     k = 200  # trials per first roll
@@ -151,7 +151,7 @@ def test_rollouts_of_two_moves_average_the_replies_1ply_values():
             for d2 in range(1, 7):
                 child, plain = greedy_child(net, row, (d1, d2))
                 assert plain  # the test's positions stay in contact
-                t = native.fast_net.net_ply1_targets(child[None], p, net.w1, net.b1, net.w2, net.b2, one, two)[0]
+                t = native.backend.compiled("_fast").net_ply1_targets(child[None], p, net.w1, net.b1, net.w2, net.b2, one, two)[0]
                 want += np.array([1 - t[0], t[3], t[4], t[1], t[2]]) / 36
         # the only randomness is the reply's roll: each output's mean within 4 standard errors
         np.testing.assert_allclose(target, want, atol=4 * 0.5 / np.sqrt(36 * k))
@@ -160,7 +160,7 @@ def test_rollouts_of_two_moves_average_the_replies_1ply_values():
 def test_rollout_targets_are_seeded_and_do_not_depend_on_the_chunks():
     net = shipped_net("backgammon")
     rows = positions(net, 300, seed=25)
-    f, p = native.fast_net, native.params(net.ruleset)
+    f, p = native.backend.compiled("_fast"), native.backend.params(net.ruleset)
     one, _, _, two = eval_tables()
     a = search_targets(net, rows, trials=36, horizon=2, seed=11)
     np.testing.assert_array_equal(a, search_targets(net, rows, trials=36, horizon=2, seed=11, threads=2))
@@ -210,16 +210,16 @@ def test_the_fit_moves_the_network_toward_the_targets():
     rows = positions(net, 600, seed=12)
     t = search_targets(net, rows)
     n = NetEvaluator.initial("backgammon", hidden=16, seed=1)  # far from the targets
-    p = native.params(n.ruleset)
+    p = native.backend.params(n.ruleset)
     before = float(((n.outputs(rows) - t) ** 2).mean())
     order = np.random.default_rng(0).permutation(len(rows)).astype(np.int64)
     for _ in range(3):
-        native.fast_net.net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t, order, 0.1)
+        native.backend.compiled("_fast").net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t, order, 0.1)
     assert float(((n.outputs(rows) - t) ** 2).mean()) < 0.5 * before
     with pytest.raises(InvalidArgument):
-        native.fast_net.net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t, np.array([len(rows)], np.int64), 0.1)
+        native.backend.compiled("_fast").net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t, np.array([len(rows)], np.int64), 0.1)
     with pytest.raises(InvalidArgument):
-        native.fast_net.net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t[:-1], order[:-1], 0.1)
+        native.backend.compiled("_fast").net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t[:-1], order[:-1], 0.1)
 
 
 def test_a_resumed_run_equals_one_that_never_stopped(tmp_path):

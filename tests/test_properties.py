@@ -193,20 +193,13 @@ FAST_GAMES = 100
 
 @contextlib.contextmanager
 def engine(name: str):
-    """Run Position.legal_moves on one engine (tawla.native reads TAWLA_ENGINE at each call)."""
-    old = os.environ.get("TAWLA_ENGINE")
-    if name == "reference":
-        os.environ["TAWLA_ENGINE"] = "reference"
-    else:
-        os.environ.pop("TAWLA_ENGINE", None)
+    """Run Position.legal_moves on one engine (the default of tawla.native, set for the block)."""
+    old = tawla.native.backend.set_default_engine(name)
     try:
         assert tawla.batch.default_engine() == name
         yield
     finally:
-        if old is None:
-            os.environ.pop("TAWLA_ENGINE", None)
-        else:
-            os.environ["TAWLA_ENGINE"] = old
+        tawla.native.backend.set_default_engine(old)
 
 
 @pytest.mark.parametrize("label", MAIN)

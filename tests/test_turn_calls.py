@@ -20,6 +20,7 @@ import pytest
 
 import tawla
 from tawla import native
+from tawla.native import movegen
 from tawla.batch import random_positions
 from tawla.core.dice import ROLLS
 from tawla.errors import IllegalMove
@@ -154,11 +155,10 @@ def test_native_dispatches_to_the_compiled_calls_when_present(monkeypatch):
         turn_steps=lambda *a: calls.append(("steps", a)) or ([], [], False),
         turn_finals=lambda *a: calls.append(("finals", a)) or [],
     )
-    monkeypatch.setattr(native, "_fast", fake)
-    monkeypatch.setattr(native, "_fast_turn", True)
-    monkeypatch.setattr(native, "params", lambda ruleset: ("params of", ruleset.name))  # not cached
-    monkeypatch.setattr(native, "_last_params", (None, None))
-    monkeypatch.delenv("TAWLA_ENGINE", raising=False)
+    monkeypatch.setattr(movegen, "_fast", fake)
+    monkeypatch.setattr(movegen, "turn_params", lambda ruleset: ("params of", ruleset.name))
+    monkeypatch.setattr(native.backend, "_MODULES", {"_fast": fake})
+    monkeypatch.setattr(native.backend, "_DEFAULT", "fast")
     assert native.turn_engine() == "fast"
     assert native.turn_steps(row, (3, 1), (), r) == ([], [], False)
     assert native.turn_finals(row, (3, 1), ((24, 21, 3),), r) == []
@@ -166,27 +166,25 @@ def test_native_dispatches_to_the_compiled_calls_when_present(monkeypatch):
     assert calls == [("steps", (row, (3, 1), (), p)), ("finals", (row, (3, 1), ((24, 21, 3),), p))]
     assert native.turn_engine("reference") == "reference"
     assert native.turn_steps(row, (3, 1), (), r, engine="reference") == rt.turn_steps(r, row, (3, 1), ())
-    monkeypatch.setenv("TAWLA_ENGINE", "reference")
+    native.backend.set_default_engine("reference")
     assert native.turn_engine() == "reference"
     assert native.turn_finals(row, (3, 1), (), r) == rt.turn_finals(r, row, (3, 1), ())
     assert len(calls) == 2
-    monkeypatch.setattr(native, "_fast_turn", False)
-    monkeypatch.delenv("TAWLA_ENGINE")
+    monkeypatch.setattr(movegen, "_fast", None)
+    native.backend.set_default_engine("fast")
     assert native.turn_engine() == "reference"
     assert native.turn_steps(row, (3, 1), (), r) == rt.turn_steps(r, row, (3, 1), ())
     assert len(calls) == 2
 
 
 def test_the_compiled_calls_are_used_where_built():
-    has = native._fast is not None and hasattr(native._fast, "turn_steps") and hasattr(native._fast, "turn_finals")
-    assert native._fast_turn == has
+    assert (movegen._fast is not None) == native.available()
     if native.default_engine() == "fast":
-        assert native.turn_engine() == ("fast" if has else "reference")
+        assert native.turn_engine() == "fast"
 
 
 # --- the compiled calls against the reference twins ---------------------------------------------
-needs_compiled = pytest.mark.skipif(not native._fast_turn,
-                                    reason="the compiled module has no turn_steps/turn_finals")
+needs_compiled = pytest.mark.skipif(not native.available(), reason="the compiled engine is not built")
 
 
 def _outcome(fn, *args):

@@ -17,9 +17,9 @@ game gets its exact result, a race the race model on the bear-off databases
 * mahbusa, tawla31, tawla31-saharat: the effective-pip model of the no-hit games
   (:mod:`.nohit`).
 
-Compiled twins (``native.fast_eval``: the linear model, the race model of backgammon and
-adi and the no-hit model, a fraction of a microsecond to a few microseconds a position;
-``native.fast_bearoff``: the bear-off builders) are used when they are built and not
+Compiled twins (:mod:`tawla.native`: the linear model, the race model, the no-hit model and
+the networks, a fraction of a microsecond to a few microseconds a position; the bear-off
+builders) are used when they are built (``native.available(...)``) and not
 hidden by ``TAWLA_NO_NATIVE=1``; the numpy code here is the reference they are tested
 against, and without them every function works on it alone, only slower.
 ``TAWLA_ENGINE=reference`` selects the move-generation engine and leaves the evaluators

@@ -14,7 +14,7 @@ A *bear-off position* of one side is a 6-tuple: that side's checkers on its own 
 Both are stored as ``.npy`` files in a cache directory and memory-mapped: ``$TAWLA_CACHE``
 if set, else ``$XDG_CACHE_HOME/tawla``, else ``~/.cache/tawla``. They are built on first
 use (or ahead of time with :func:`build`); where the directory cannot be written the
-tables are kept in memory. The builder is the compiled one (``native.fast_bearoff``) when
+tables are kept in memory. The builder is the compiled one (:func:`tawla.native.build_one_sided`) when
 it is built and not hidden, else its numpy twin (:mod:`tawla.evaluation.bearoff_build`,
 a few seconds; both give the same tables, so a cache written by one serves the other;
 build times are measured in ``bench/bench_bearoff.py``).
@@ -76,7 +76,7 @@ def cache_dir() -> Path:
 
 def _builder():
     """The compiled builder when it is available, else the numpy one (same functions, same tables)."""
-    return native.fast_bearoff if native.fast_bearoff is not None else bearoff_build
+    return native if native.available("bearoff") else bearoff_build
 
 
 def _save_or_keep(name: str, make):

@@ -1,4 +1,4 @@
-"""The bear-off databases built in numpy: the twin of the compiled builder ``native.fast_bearoff``.
+"""The bear-off databases built in numpy: the twin of the compiled builders (:func:`tawla.native.build_one_sided`).
 
 Positions are 6-tuples ``n[0..5]`` = one side's checkers on its points 1..6. Their index
 is the colex rank of the stars-and-bars word: with ``c_k = n1 + ... + nk``,

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.geometry import OPPOSITE
+from .. import native
+from ..core.geometry import GEOMETRIES, OPPONENT_POINT, OPPOSITE
 from ..core.layout import PACKED_WIDTH
 from ..errors import InvalidId
 from ..rules import get_ruleset
 
-__all__ = ["check_rows", "sides", "pip_counts", "is_race", "race_mask", "terminal", "is_terminal",
-           "SHOTS", "LOGMISS", "SAME_MAP"]
+__all__ = ["check_rows", "sides", "pip_counts", "is_race", "race_mask", "is_terminal",
+           "SHOTS", "LOGMISS", "POINT_MAP"]
 
-SAME_MAP = np.array([0] + [(p + 11) % 24 + 1 for p in range(1, 25)] + [25])
-"""Same-direction geometry (tawla31-saharat): point ``p`` of one side is point
-``SAME_MAP[p]`` of the other (self-inverse; 0 off and 25 bar map to themselves)."""
+POINT_MAP = {g: np.array(OPPONENT_POINT[g]) for g in GEOMETRIES}
+"""Per geometry, :data:`tawla.core.geometry.OPPONENT_POINT` as an index array: point ``p`` of
+one side is point ``POINT_MAP[geometry][p]`` of the other."""
 
 SHOTS = np.zeros(26)
 """``SHOTS[d]``: the share of the 36 rolls that move one checker exactly ``d`` pips
@@ -67,7 +68,7 @@ def sides(rows: np.ndarray, r):
     if r.geometry == OPPOSITE:
         opp = np.concatenate([om[:, :1], om[:, 24:0:-1], om[:, 25:26]], axis=1)
     else:
-        opp = om[:, SAME_MAP]
+        opp = om[:, POINT_MAP[r.geometry]]
     return me, opp, om
 
 
@@ -121,45 +122,17 @@ def race_mask(me, opp, om, r) -> np.ndarray:
     return (me[:, 13:26].sum(1) == 0) & (opp[:, 13:26].sum(1) == 0)
 
 
-def terminal(me, opp, r):
-    """The game-over rows, from the views of :func:`sides` (RULES.md §1.7, §1.8, §2.2, §5.6, §5.7).
-
-    Returns
-    -------
-    lost : bool[N]
-        The opponent has won (15 off, or in tawla31 all of its 19..24 held).
-    points : int[N]
-        The points the side to move loses where ``lost``.
-    gammon, backgammon : bool[N]
-        The loss is a gammon / mars (none off), a backgammon (backgammon only).
-    """
-    lost = opp[:, 0] == 15
-    if r.quadrant_lock_win:
-        lost |= (opp[:, 19:25] > 0).all(axis=1)
-    none_off = me[:, 0] == 0
-    if r.scoring == "checkers_left":
-        pts = 15 - me[:, 0]
-        bg = np.zeros_like(lost)
-    elif r.scoring == "cube":
-        back = (me[:, 19:25].sum(1) > 0)
-        if r.bar_backgammon_counts_double:
-            bg = none_off & back
-        else:
-            bg = none_off & (back | (me[:, 25] > 0))
-        pts = 1 + none_off + bg
-    else:
-        bg = np.zeros_like(lost)
-        pts = 1 + none_off
-    return lost, pts, none_off, bg
-
-
 def is_terminal(positions, ruleset) -> np.ndarray:
-    """``bool[N]``: the game is over and the side to move has lost (the opponent just won).
+    """``bool[N]``: the game is over and the side to move has lost (the opponent just won), by
+    the engine's one game-end function (:func:`tawla.native.game_results`, RULES.md §1.8, §4.4,
+    §5.6; frozen positions are not looked for).
 
     Raises
     ------
-    tawla.errors.InvalidId, tawla.errors.UnsupportedRuleset
+    tawla.errors.InvalidId, tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset
     """
     r = get_ruleset(ruleset)
-    me, opp, _ = sides(check_rows(positions), r)
-    return terminal(me, opp, r)[0]
+    rows = np.ascontiguousarray(check_rows(positions))
+    native.validate_rows(rows, r)
+    over, winner, _points, _kind = native.game_results(rows, r, frozen_test=False)
+    return over & (winner == 1)

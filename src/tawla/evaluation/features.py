@@ -7,7 +7,7 @@ pips / 100, men on the bar, bar x (opponent's closed home points / 6)^2, home-bo
 points made, the 7 point made, the longest prime on 1..12 and its square / 6, anchors on
 19..24, back checkers / 5, the chance that some blot is hit next roll, the pips that costs
 / 25, stacking (checkers beyond 3 on a point) / 5, the share borne off, and men on the bar
-against a closed board. The compiled twin is ``features_bg`` of ``native.fast_eval``
+against a closed board. The compiled twin is :func:`tawla.native.features_bg`
 (opposite-geometry rows only).
 """
 

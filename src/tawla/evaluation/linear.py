@@ -9,7 +9,7 @@ fitted by logistic regression to the outcomes of 20,000 pubeval-vs-pubeval games
 test oracle ``gnubg_nn`` only played the games; nothing of it is stored or imported), then
 refitted once to a 0.7/0.3 mix of their own 1-ply values and those outcomes.
 
-The model runs in C (``linear_bg`` of ``native.fast_eval``) for opposite-geometry rows
+The model runs in C (:func:`tawla.native.linear_bg`) for opposite-geometry rows
 when the compiled evaluators are built; :func:`linear_probs` is its numpy twin.
 """
 
@@ -151,7 +151,7 @@ class LinearContact:
     @property
     def compiled(self) -> bool:
         """Whether the compiled evaluator can run this model (its feature layout, built modules)."""
-        return native.fast_eval is not None and self.weights.shape[1] == N_BG_FEATURES
+        return native.available("eval") and self.weights.shape[1] == N_BG_FEATURES
 
     def __call__(self, rows, ruleset) -> np.ndarray:
         """float64[N, 6]: the evaluation of ``rows`` (uint8[N, 56]), columns of :data:`COLUMNS`.
@@ -164,8 +164,7 @@ class LinearContact:
         r = get_ruleset(ruleset)
         rows = np.ascontiguousarray(check_rows(rows))
         if self.compiled and r.geometry == OPPOSITE:
-            return native.fast_eval.linear_bg(rows, self.weights,
-                                              r.scoring == "cube")
+            return native.linear_bg(rows, self.weights, r.scoring == "cube")
         return linear_probs(rows, self.weights, r)
 
     def __repr__(self) -> str:

@@ -3,7 +3,7 @@
 A :class:`NetEvaluator` holds float32 weights ``w1[NET_INPUTS, H]``, ``b1[H]``,
 ``w2[5, H]``, ``b2[5]`` and evaluates packed rows through :data:`NET_INPUTS` inputs
 (:func:`net_inputs`), ``H`` sigmoid hidden units and five sigmoid outputs. The compiled twin
-(``csrc/tw_net*.c``, ``native.fast_net``) computes the same; the numpy code here is its
+(``csrc/net``, :func:`tawla.native.net_outputs`) computes the same; the numpy code here is its
 reference and the fallback without the compiled modules.
 
 Inputs (per side in its own numbering, the mover's 137 first, then the opponent's; most are 0):
@@ -79,7 +79,7 @@ def _side_inputs(S, O, pinned, r: Ruleset) -> np.ndarray:
 
 
 def net_inputs(rows: np.ndarray, ruleset) -> np.ndarray:
-    """The network inputs of packed rows, in numpy (the compiled twin: ``native.fast_net.net_inputs``).
+    """The network inputs of packed rows, in numpy (the compiled twin: :func:`tawla.native.net_inputs`).
 
     Parameters
     ----------
@@ -172,7 +172,7 @@ class NetEvaluator:
             raise InvalidArgument("network weights must be finite")
         self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, b2
         self.meta: dict[str, Any] = dict(meta or {})
-        self._params = native.params(self.ruleset) if native.fast_net is not None else None
+        self._compiled = native.available("net")
 
     @property
     def hidden(self) -> int:
@@ -190,8 +190,8 @@ class NetEvaluator:
     def outputs(self, rows: np.ndarray, compiled: bool = True) -> np.ndarray:
         """The five outputs (float32[N, 5]) of rows already validated (uint8[N, 56])."""
         rows = np.ascontiguousarray(rows, dtype=np.uint8)
-        if compiled and self._params is not None and native.fast_net is not None:
-            return native.fast_net.net_outputs(rows, self._params, self.w1, self.b1, self.w2, self.b2, False)
+        if compiled and self._compiled:
+            return native.net_outputs(rows, self.ruleset, self.w1, self.b1, self.w2, self.b2)
         x = net_inputs(rows, self.ruleset)
         h = _sigmoid(x @ self.w1 + self.b1)
         return _sigmoid(h @ self.w2.T + self.b2).astype(np.float32)
@@ -201,8 +201,8 @@ class NetEvaluator:
         ``ruleset`` (the caller's, for the scoring) defaults to the network's."""
         r = self.ruleset if ruleset is None else get_ruleset(ruleset)
         rows = np.ascontiguousarray(rows, dtype=np.uint8)
-        if self._params is not None and native.fast_net is not None and r.name == self.ruleset.name:
-            return native.fast_net.net_columns(rows, native.params(r), self.w1, self.b1, self.w2, self.b2, False)
+        if self._compiled and r.name == self.ruleset.name:
+            return native.net_columns(rows, r, self.w1, self.b1, self.w2, self.b2)
         return net_columns(self.outputs(rows, compiled=False), r)
 
     def __repr__(self) -> str:

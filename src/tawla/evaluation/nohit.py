@@ -23,7 +23,7 @@ tawla31's equity uses the expected number of the loser's checkers left
 (:func:`tawla.evaluation.rolls.t31_equity`). Not modelled: draws (frozen positions) and
 the mahbusa ``mother_rule="plakoto"`` instant win.
 
-:func:`nohit_contact` runs the compiled twin (``nohit_contact`` of ``native.fast_eval``)
+:func:`nohit_contact` runs the compiled twin (:func:`tawla.native.nohit_contact`)
 when it is built; :func:`nohit_contact_np` is the numpy reference.
 """
 
@@ -32,9 +32,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import native
-from ..core.geometry import OPPOSITE
-from ..rules import get_ruleset
-from .board import LOGMISS, SAME_MAP, check_rows, sides
+from ..rules import PIN, get_ruleset
+from .board import LOGMISS, POINT_MAP, check_rows, sides
 from .protocol import equity_from_probs
 from .rolls import MU, VAR_PER_PIP, combine, normal_rolls, t31_equity
 
@@ -59,10 +58,7 @@ def _path_blocks(S, O, r):
     """(blocked, ahead): along O's path (O's points 24 -> 1), whether S holds the point and
     whether some O checker is still behind it (so must cross it)."""
     q = np.arange(24, 0, -1)  # O's points in travel order
-    if r.geometry == OPPOSITE:
-        sp = 25 - q
-    else:
-        sp = SAME_MAP[q]
+    sp = POINT_MAP[r.geometry][q]
     held = S[:, sp] >= (2 if r.contact == "pin" else 1)
     # O checkers behind point q (farther from home): O's points > q
     cnt = np.cumsum(O[:, 24:0:-1], axis=1)  # O checkers on points 24..q
@@ -82,7 +78,7 @@ def _nohit_penalty(me, opp, om, rows, r):
         if r.start_lock:
             locked = (S[:, 1:r.start_lock + 1].sum(1) == 0) & (S[:, 0] == 0)
             pen_s += 8.0 * locked
-    if r.name == "mahbusa":
+    if r.contact == PIN:  # pinned checkers and blots that may be pinned (§4)
         bits = rows[:, 52].astype(np.int64) | rows[:, 53].astype(np.int64) << 8 | rows[:, 54].astype(np.int64) << 16
         p = np.arange(1, 25)
         my_pinned = (bits[:, None] >> (p - 1)) & 1 == 1
@@ -105,11 +101,10 @@ def _nohit_penalty(me, opp, om, rows, r):
             ph = np.where(blot, 1 - np.exp(lm), 0)
             own_p = (25 - p) if flip else p
             pen += 0.5 * (ph * (12 + own_p + 40 * (own_p == 24))).sum(1)
-    if r.name == "tawla31":
-        # opponent checkers in my home stop my bear-off (§5.5)
+    if r.bearoff_no_opponent_in_home:  # opponent checkers in my home stop my bear-off (§5.5)
         pen_m += 3.0 * om[:, 1:7].sum(1)
         pen_o += 3.0 * me[:, 19:25].sum(1)
-        # quadrant lock threat: my points held on my 19..24 while the opponent has none there
+    if r.quadrant_lock_win:  # quadrant lock threat: my points held on my 19..24 while the opponent has none there
         qp = np.array([0, 0, 2, 6, 16, 40], dtype=np.float64)
         for S, O, pen in ((me, opp, pen_o), (opp, me, pen_m)):
             k = (S[:, 19:25] > 0).sum(1)
@@ -146,10 +141,8 @@ def nohit_contact(rows, ruleset) -> np.ndarray:
     """
     r = get_ruleset(ruleset)
     rows = np.ascontiguousarray(check_rows(rows))
-    if native.fast_eval is not None:
-        return native.fast_eval.nohit_contact(
-            rows, r.geometry != OPPOSITE, r.contact == "pin",
-            int(r.start_lock), r.name == "mahbusa", r.name == "tawla31", r.scoring == "checkers_left")
+    if native.available("eval"):
+        return native.nohit_contact(rows, r)
     return nohit_contact_np(rows, r)
 
 

@@ -11,8 +11,8 @@ most 6 checkers each, the winning chance is the exact one of the two-sided datab
 
 The databases apply to every ruleset once there is no contact (see the module docstring
 of :mod:`tawla.evaluation.bearoff`). :func:`race_eval` runs the compiled twin
-(``race_sides`` of ``native.fast_eval``, every geometry) when it is built, else
-:func:`race_eval_np`; ``race_bg`` of ``native.fast_eval`` reads backgammon and adi rows
+(:func:`tawla.native.race_sides`, every geometry) when it is built, else
+:func:`race_eval_np`; :func:`tawla.native.race_bg` reads backgammon and adi rows
 directly.
 """
 
@@ -71,12 +71,12 @@ def race_eval(me, opp, r) -> np.ndarray:
         equity in ``r``'s scoring; tawla31's checkers-left scoring (RULES.md §5.7) by
         :func:`tawla.evaluation.rolls.t31_equity`.
     """
-    if native.fast_eval is None or len(me) == 0:
+    if not native.available("eval") or len(me) == 0:
         return race_eval_np(me, opp, r)
     one, _, _, two = eval_tables()
     t31 = r.scoring == "checkers_left"
-    out = native.fast_eval.race_sides(np.ascontiguousarray(me, dtype=np.int32),
-                                      np.ascontiguousarray(opp, dtype=np.int32), one, two, t31)
+    out = native.race_sides(np.ascontiguousarray(me, dtype=np.int32), np.ascontiguousarray(opp, dtype=np.int32),
+                            one, two, t31)
     if not t31:
         out[:, 0] = equity_from_probs(out[:, 1:], r)
     return out

@@ -2,9 +2,9 @@
 
 In order:
 
-1. **Game over** (the opponent has borne off 15, or in tawla31 holds all of its own
-   19..24, RULES.md §1.7, §5.6): the exact result, from the loser's seat
-   (:func:`tawla.evaluation.board.terminal`).
+1. **Game over** (RULES.md §1.8, §4.4, §5.6; frozen positions, §1.7, are not looked for):
+   the exact result of the engine's one game-end function (:func:`tawla.native.game_results`),
+   from the mover's seat.
 2. **Race** (no contact, :func:`tawla.evaluation.is_race`; in tawla31 also no opponent
    checker in the mover's home and none of the mover's in the opponent's, §5.5): the race
    model (:mod:`tawla.evaluation.race`), exact from the two-sided database where both
@@ -17,11 +17,11 @@ When the compiled evaluators are built and a ruleset's contact model is a
 :class:`~tawla.evaluation.LinearContact` (any weights of its feature layout), a ruleset
 whose game-over and race rules the compiled pass implements (opposite directions, 1/2(/3)
 scoring, neither of tawla31's §5.5 and §5.6) is evaluated in one compiled pass
-(``eval_bg`` of ``native.fast_eval``), which equals the three steps above in numpy
-(:func:`evaluate_np`); a trained network there likewise (``net_eval_bg`` of
-``native.fast_net``). Every other ruleset and model has steps 1 and 2 in one compiled pass
-(``eval_ends`` of ``native.fast_eval``) and the contact rows given to the model, the same
-values as :func:`evaluate_np`.
+(:func:`tawla.native.eval_bg`), which equals the three steps above in numpy
+(:func:`evaluate_np`); a trained network there likewise (:func:`tawla.native.net_eval`).
+Every other ruleset and model has steps 1 and 2 in one compiled pass
+(:func:`tawla.native.eval_ends`) and the contact rows given to the model, the same values as
+:func:`evaluate_np`.
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ import numpy.typing as npt
 
 from .. import native
 from ..core.geometry import OPPOSITE
+from ..core.results import ResultKind
 from ..errors import ConfigError
 from ..rules import HIT, RulesetLike, get_ruleset
-from ..rules.params import SCORING_CODES
 from .bearoff import eval_tables
-from .board import check_rows, race_mask, sides, terminal
+from .board import check_rows, race_mask, sides
 from .linear import LinearContact
 from .net import NetEvaluator
 from .nohit import nohit_contact
@@ -113,7 +113,7 @@ def evaluate(positions: npt.ArrayLike, ruleset: RulesetLike) -> np.ndarray:
 
 
 def _compiled_pass(model, r) -> bool:
-    """Whether ``eval_bg`` of ``native.fast_eval`` evaluates rows of ``r`` with ``model``."""
+    """Whether :func:`tawla.native.eval_bg` evaluates rows of ``r`` with ``model``."""
     return isinstance(model, LinearContact) and model.compiled and _bg_routing(r)
 
 
@@ -125,9 +125,9 @@ def _bg_routing(r) -> bool:
 
 
 def _compiled_net_pass(model, r) -> bool:
-    """Whether ``net_eval_bg`` of ``native.fast_net`` evaluates rows of ``r`` with ``model``:
-    a network of ``r``'s name on the rulesets of :func:`_compiled_pass`."""
-    return (isinstance(model, NetEvaluator) and native.fast_net is not None and model.ruleset.name == r.name
+    """Whether :func:`tawla.native.net_eval` evaluates rows of ``r`` with ``model``: a network of
+    ``r``'s name on the rulesets of :func:`_compiled_pass`."""
+    return (isinstance(model, NetEvaluator) and native.available("net") and model.ruleset.name == r.name
             and r.contact == HIT and _bg_routing(r))
 
 
@@ -141,16 +141,14 @@ def compiled_net_choice(model, r) -> Callable[[bytes, tuple[int, int], Any], Any
     the opponent, :func:`evaluate_rows` gives the lowest equity (the first of equals), or None
     when the game is over or the turn passes.
     """
-    fast = native.fast_net
-    if fast is None or not _compiled_net_pass(model, r):
+    if not _compiled_net_pass(model, r):
         return None
     chooser: list = []  # made at the first call, which loads the race tables
 
     def choose(row: bytes, dice: tuple[int, int], ruleset) -> Any:
         if not chooser:
             one, _, _, two = eval_tables()
-            chooser.append(fast.NetChooser(native.params(r), model.w1, model.b1, model.w2, model.b2,
-                                           r.scoring == "cube", r.bar_backgammon_counts_double, one, two).choose)
+            chooser.append(native.net_chooser(r, model.w1, model.b1, model.w2, model.b2, one, two).choose)
         return chooser[0](row, dice, ruleset)
 
     return choose
@@ -188,27 +186,22 @@ def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True, contact: Eval
     model: Any = CONTACT_MODELS[r.name] if contact is None else contact
     if len(rows) and _compiled_pass(model, r):
         one, _, _, two = eval_tables()
-        out, _race = native.fast_eval.eval_bg(np.ascontiguousarray(rows), model.weights, r.scoring == "cube",
-                                              r.bar_backgammon_counts_double, one, two)
+        out, _kind = native.eval_bg(np.ascontiguousarray(rows), model.weights, r, one, two)
         return out
-    fast_net = native.fast_net
-    if len(rows) and fast_net is not None and _compiled_net_pass(model, r):
+    if len(rows) and _compiled_net_pass(model, r):
         one, _, _, two = eval_tables()
-        return fast_net.net_eval_bg(np.ascontiguousarray(rows, dtype=np.uint8), native.params(r),
-                                           model.w1, model.b1, model.w2, model.b2, r.scoring == "cube",
-                                           r.bar_backgammon_counts_double, one, two)
-    if len(rows) and native.fast_eval is not None:
+        return native.net_eval(np.ascontiguousarray(rows, dtype=np.uint8), r, model.w1, model.b1, model.w2, model.b2,
+                               one, two)
+    if len(rows) and native.available("eval"):
         return _evaluate_ends_compiled(rows, r, model)
     return evaluate_np(rows, r, model)
 
 
 def _evaluate_ends_compiled(rows: np.ndarray, r, model) -> np.ndarray:
     """:func:`evaluate_np` with its game-over and race steps in one compiled pass
-    (``eval_ends`` of ``native.fast_eval``); the contact rows go to ``model`` as there."""
+    (:func:`tawla.native.eval_ends`); the contact rows go to ``model`` as there."""
     one, _, _, two = eval_tables()
-    out, kind = native.fast_eval.eval_ends(np.ascontiguousarray(rows, dtype=np.uint8), r.geometry != OPPOSITE,
-                                           r.quadrant_lock_win, r.bearoff_no_opponent_in_home,
-                                           SCORING_CODES[r.scoring], r.bar_backgammon_counts_double, one, two)
+    out, kind = native.eval_ends(np.ascontiguousarray(rows, dtype=np.uint8), r, one, two)
     race = kind == 3
     if r.scoring != "checkers_left" and race.any():
         out[race, 0] = equity_from_probs(out[race, 1:], r)
@@ -252,17 +245,16 @@ def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
     if n == 0:
         return out
     me, opp, om = sides(rows, r)
-    lost, pts, g, bg = terminal(me, opp, r)
-    done = lost.copy()
-    if lost.any():
-        out[lost, 0] = -pts[lost]
-        out[lost, 4] = g[lost]
-        out[lost, 5] = bg[lost]
-    won = (me[:, 0] == 15) & ~done
-    if won.any():  # not reachable from expand (the winner's turn never comes), kept for safety
-        out[won, 0] = 1
-        out[won, 1] = 1
-        done |= won
+    done, winner, points, kind = native.game_results(rows, r, frozen_test=False)
+    lost = done & (winner == 1)
+    out[lost, 0] = -points[lost]
+    out[lost, 4] = me[lost, 0] == 0
+    out[lost, 5] = kind[lost] == ResultKind.BACKGAMMON
+    won = done & (winner == 0)  # not reachable from expand (the winner's turn never comes)
+    out[won, 0] = points[won]
+    out[won, 1] = 1
+    out[won, 2] = opp[won, 0] == 0
+    out[won, 3] = kind[won] == ResultKind.BACKGAMMON
     race = race_mask(me, opp, om, r) & ~done
     if r.bearoff_no_opponent_in_home:
         race &= (om[:, 1:7].sum(1) == 0) & (me[:, 19:25].sum(1) == 0)

@@ -1,399 +1,45 @@
-"""The one place that chooses the fast (compiled) engine or the reference engine.
+"""The one door to the compiled core: every layer reaches compiled code only through here.
 
-The compiled modules live in this package: ``_fast`` (move generation, expansion,
-playouts, results), ``_codec`` (row flips), ``_bearoff`` (bear-off database builders) and
-the C evaluators. Every other layer reaches them only through the functions here, each
-of which has the same contract on both engines:
+As pyzmq's backend module: the compiled modules are loaded once, at import
+(:mod:`.backend`), and :data:`__all__` is the one list of the calls this package provides.
 
-* ``TAWLA_ENGINE=reference`` makes the reference engine the default of every call that
-  takes ``engine=`` (and of the layers above: positions, bots, matches);
-* ``TAWLA_NO_NATIVE=1`` hides the compiled modules, as on a machine without a compiler:
-  everything then runs on the reference engine and numpy.
+* Move generation, turns, results, playouts and dice (:mod:`.movegen`) have the same contract
+  on both engines, the compiled one and the pure-Python reference engine
+  (:mod:`tawla.reference`, the oracle the compiled one is diffed against, and its fallback);
+  a call's ``engine=`` chooses, else :func:`default_engine`.
+* Evaluators, networks, their training and the bear-off builders (:mod:`.evaluators`) are the
+  compiled calls only: each layer above keeps its numpy twin and picks it when
+  :func:`available` says that part is not built.
 
-Rows are packed positions (``uint8[PACKED_WIDTH]``, :mod:`tawla.core.layout`), seen from
-the player to move; the callers have validated them (:mod:`tawla.rules.validation`).
+``TAWLA_NO_NATIVE=1`` hides the compiled modules (as on a machine without a compiler);
+``TAWLA_ENGINE=reference`` makes the reference engine the default. Both are read at import.
 """
 
 from __future__ import annotations
 
-import functools
-import os
-
-import numpy as np
-
-from ..core.dice import ROLLS
-from ..core.geometry import SAME, flip_row as _flip_row_py
-from ..core.moves import Move
-from ..core.steps import Step, format_steps as _format_steps_py
-from ..errors import ConfigError
-from ..reference import batch as _ref_batch
-from ..reference import scoring as _ref_scoring
-from ..reference import turn as _ref_turn
-from ..rules import Ruleset
-from ..rules.params import native_params
-from ..rules.validation import validate_rows as _validate_rows_py
-
-if os.environ.get("TAWLA_NO_NATIVE", "") in ("", "0"):
-    try:
-        from . import _bearoff, _evaluate_c, _codec, _fast
-    except ImportError:  # built without a compiler
-        _fast = _codec = _bearoff = _evaluate_c = None  # type: ignore[assignment]  # callers test for None
-else:
-    _fast = _codec = _bearoff = _evaluate_c = None  # type: ignore[assignment]  # callers test for None
-
-_fast_turn = _fast is not None and hasattr(_fast, "turn_steps") and hasattr(_fast, "turn_finals")
-_fast_match = _fast is not None and all(hasattr(_fast, f) for f in (
-    "legal_moves", "count_moves", "throw_dice", "throw_dice_saving", "rng_restore", "next_turn_row", "step_tuples",
-    "format_steps", "turn_lit", "play_hops"))
-_fast_step = _fast_match and _fast_turn and hasattr(_fast, "turn_step")
-
-fast_bearoff = _bearoff
-"""The compiled bear-off database builders, or None (the evaluation layer then builds the
-tables in Python)."""
-fast_eval = _evaluate_c
-fast_net = _fast if _fast is not None and hasattr(_fast, "net_train") else None
-"""The neural evaluators of csrc/tw_net*.c (inputs, outputs, TD(0) training), or None."""
-"""The compiled evaluators, or None (the evaluation layer then uses its numpy twins)."""
-
-__all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
-           "legal_sequences", "legal_moves", "count_moves", "validate_rows", "is_over", "next_turn_row",
-           "game_result", "expand", "expand_all_rolls", "playout", "turn_engine", "turn_steps", "turn_lit",
-           "turn_step", "turn_finals", "play_hops", "throw_dice", "throw_dice_saving", "rng_restore", "step_tuples",
-           "format_steps", "fast_bearoff", "fast_eval", "fast_net", "game_results"]
-
-
-def available() -> bool:
-    """True when the compiled fast engine is built and not hidden by ``TAWLA_NO_NATIVE``."""
-    return _fast is not None
-
-
-def default_engine() -> str:
-    """``"reference"`` when ``TAWLA_ENGINE=reference`` or the fast engine is not available,
-    else ``"fast"``."""
-    if os.environ.get("TAWLA_ENGINE", "").lower() == "reference" or _fast is None:
-        return "reference"
-    return "fast"
-
-
-def resolve_engine(engine) -> str:
-    """The engine a call runs on: ``engine`` if given (``"fast"`` falls back to the reference
-    engine when the compiled one is not available), else :func:`default_engine`.
-
-    Raises
-    ------
-    tawla.errors.ConfigError
-        Anything but None, ``"fast"`` or ``"reference"``.
-    """
-    if engine is None:
-        return default_engine()
-    if engine not in ("fast", "reference"):
-        raise ConfigError(f"engine must be 'fast' or 'reference', not {engine!r}")
-    return "fast" if engine == "fast" and _fast is not None else "reference"
-
-
-@functools.lru_cache(maxsize=None)
-def params(r: Ruleset):
-    """The fast engine's ``Params`` of a ruleset (cached), from :func:`native_params`."""
-    return _fast.Params(native_params(r))
-
-
-_last_params: tuple[Ruleset | None, object] = (None, None)  # (ruleset, params) of the last one-row call
-
-
-def _turn_params(r: Ruleset):
-    """:func:`params` of ``r``, without hashing the ruleset when it is the last one asked."""
-    global _last_params
-    last = _last_params
-    if last[0] is r:
-        return last[1]
-    p = params(r)
-    _last_params = (r, p)
-    return p
-
-
-def flip_row(row: bytes, r: Ruleset) -> bytes:
-    """The row seen from the other seat (:func:`tawla.core.geometry.flip_row`)."""
-    if _codec is not None:
-        return _codec.flip_row(row, r.geometry == SAME)
-    return _flip_row_py(row, r.geometry)
-
-
-def flip_rows(rows: np.ndarray, r: Ruleset) -> np.ndarray:
-    """Every row of ``uint8[N, PACKED_WIDTH]`` seen from the other seat (a new array)."""
-    rows = np.ascontiguousarray(rows, dtype=np.uint8)
-    if _codec is not None:
-        return _codec.flip_rows(rows, r.geometry == SAME)
-    out = np.empty_like(rows)
-    for i in range(len(rows)):
-        out[i] = np.frombuffer(_flip_row_py(rows[i].tobytes(), r.geometry), dtype=np.uint8)
-    return out
-
-
-def validate_rows(arr: np.ndarray, r: Ruleset) -> None:
-    """Check every row of a C-contiguous ``uint8[N, 56]`` against ruleset ``r`` before
-    compiled code reads it (the C validator where built, else
-    :func:`tawla.rules.validation.validate_rows`).
-
-    Raises
-    ------
-    tawla.errors.InvalidPosition
-    """
-    if _fast is not None:
-        _fast.validate_rows(arr, params(r))
-    else:
-        _validate_rows_py(arr, r)
-
-
-def is_over(row: bytes, r: Ruleset) -> bool:
-    """Whether the game of a row is over (15 off, quadrant lock, mother rule, frozen)."""
-    if _fast is not None:
-        return _fast.is_over(row, _turn_params(r))
-    return _ref_scoring.game_result(r, row) is not None
-
-
-def game_results(rows: np.ndarray, r: Ruleset) -> tuple:
-    """``(over bool[N], winner int8[N], points int16[N])`` of valid packed rows: the winner
-    relative to each row (0 its side to move, 1 the other, -1 a draw or no result yet) and the
-    points it scores (cube 1); one compiled call where built."""
-    if _fast is not None:
-        over, winner, _kind, points = _fast.game_results(np.ascontiguousarray(rows, dtype=np.uint8), _turn_params(r))
-        return over, winner, points
-    n = len(rows)
-    over, winner, points = np.zeros(n, bool), np.full(n, -1, np.int8), np.zeros(n, np.int16)
-    for i in range(n):
-        res = _ref_scoring.game_result(r, bytes(rows[i]))
-        if res is not None:
-            over[i] = True
-            winner[i] = -1 if res.winner is None else res.winner
-            points[i] = res.points
-    return over, winner, points
-
-
-def next_turn_row(after: bytes, r: Ruleset) -> tuple:
-    """``(row, over)``: the row ``after`` reached by a move (the mover's seat) seen from the
-    other seat (:func:`flip_row`), and :func:`is_over` of it; one compiled call where built."""
-    if _fast_match:
-        return _fast.next_turn_row(after, _turn_params(r))
-    row = flip_row(after, r)
-    return row, is_over(row, r)
-
-
-def game_result(row: bytes, r: Ruleset, cube: int = 1):
-    """The :class:`~tawla.core.results.GameResult` of a row, or None while the game goes on."""
-    if _fast is not None and not _fast.is_over(row, _turn_params(r)):
-        return None
-    return _ref_scoring.game_result(r, row, cube)
-
-
-def legal_sequences(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:
-    """The legal moves of a row as ``(steps, after, ended)`` per distinct resulting row, in
-    the canonical order; [] when the turn passes or the game is over.
-
-    ``dice`` is a checked roll; ``engine`` as for :func:`resolve_engine`.
-    """
-    if resolve_engine(engine) == "fast":
-        p = _turn_params(r)
-        if _fast.is_over(row, p):
-            return []
-        return _fast.legal_sequences(row, dice, p)
-    return _ref_batch.legal_sequences(r, row, dice)
-
-
-def legal_moves(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:
-    """:func:`legal_sequences` as :class:`~tawla.core.moves.Move` objects (built by the
-    compiled engine where it can)."""
-    if _fast_match and resolve_engine(engine) == "fast":
-        p = _turn_params(r)
-        if _fast.is_over(row, p):
-            return []
-        return _fast.legal_moves(row, tuple(dice), p, r)
-    return [Move(steps, dice, ended, row, after, r)
-            for steps, after, ended in legal_sequences(row, dice, r, engine)]
-
-
-def count_moves(row: bytes, dice: tuple, r: Ruleset, engine=None):
-    """``len(legal_moves(row, dice, r, engine))`` without building the moves, on the compiled
-    engine, which keeps the search for the :func:`legal_moves` of the same row and dice that
-    may follow; None on the reference engine (build the moves instead)."""
-    if _fast_match and resolve_engine(engine) == "fast":
-        p = _turn_params(r)
-        if _fast.is_over(row, p):
-            return 0
-        return _fast.count_moves(row, dice, p)
-    return None
-
-
-def throw_dice(rng) -> tuple:
-    """Two dice from a ``numpy.random.Generator``: the values, and the generator's state after
-    them, of ``(int(rng.integers(1, 7)), int(rng.integers(1, 7)))``, drawn in one compiled
-    call where the fast engine is built."""
-    if _fast_match:
-        return _fast.throw_dice(rng.bit_generator)
-    return int(rng.integers(1, 7)), int(rng.integers(1, 7))
-
-
-def throw_dice_saving(rng) -> tuple:
-    """``(dice, snapshot)``: :func:`throw_dice`, and the state of ``rng`` before the dice
-    for :func:`rng_restore` (a raw copy in compiled code for numpy's PCG64 where the fast
-    engine is built, else the ``bit_generator.state`` dict)."""
-    if _fast_match:
-        return _fast.throw_dice_saving(rng.bit_generator)
-    saved = rng.bit_generator.state
-    return throw_dice(rng), saved
-
-
-def rng_restore(rng, snapshot) -> None:
-    """Put back the state of ``rng`` saved by :func:`throw_dice_saving`."""
-    if _fast_match:
-        _fast.rng_restore(rng.bit_generator, snapshot)
-    else:
-        rng.bit_generator.state = snapshot
-
-
-def step_tuples(steps) -> tuple:
-    """``((from_point, to_point, die), ...)`` of a sequence of single Steps, as a match's
-    event log keeps a move (compiled where the fast engine is built: tuples the cycle
-    collector does not follow)."""
-    if _fast_match:
-        return _fast.step_tuples(steps)
-    return tuple((s[0], s[1], s[2]) for s in steps)
-
-
-def format_steps(steps) -> str:
-    """:func:`tawla.core.steps.format_steps` (the same text; compiled where the fast engine is
-    built)."""
-    if _fast_match:
-        return _fast.format_steps(steps)
-    return _format_steps_py(steps)
-
-
-def expand(arr: np.ndarray, dice: np.ndarray, r: Ruleset, engine=None):
-    """Children and parents of every row (:func:`tawla.expand`) without validation: ``arr``
-    (``uint8[N, 56]``) holds valid rows of ``r`` and ``dice`` (``uint8[N, 2]``) values in
-    1..6, both C-contiguous (only the shapes are checked here)."""
-    if resolve_engine(engine) == "fast":
-        return _fast.expand(arr, dice, params(r), False)
-    return _ref_batch.expand(r, arr, dice)
-
-
-def expand_all_rolls(arr: np.ndarray, r: Ruleset, engine=None):
-    """Children, parents and roll indices for all 21 rolls (:func:`tawla.expand_all_rolls`)
-    of valid rows ``uint8[N, 56]`` of ``r`` (not validated here)."""
-    if resolve_engine(engine) == "fast":
-        return _fast.expand_all_rolls(arr, params(r), False)
-    from_rolls = np.repeat(arr, 21, axis=0)
-    children, par = _ref_batch.expand(r, from_rolls, np.tile(ROLLS, (arr.shape[0], 1)))
-    return children, par // 21, par % 21
-
-
-def playout(r: Ruleset, n_games: int, seed: int, max_turns: int, engine=None):
-    """Random games: ``(engine used, length, winner, kind, points)`` (:func:`tawla.playout`)."""
-    if resolve_engine(engine) == "fast":
-        return ("fast",) + tuple(_fast.playout(params(r), n_games, seed & (2**64 - 1), max_turns))
-    return ("reference",) + tuple(_ref_batch.playout(r, n_games, seed, max_turns))
-
-
-def turn_engine(engine=None) -> str:
-    """The engine :func:`turn_steps` and :func:`turn_finals` run on: ``"fast"`` when the
-    compiled module has them and ``engine`` (:func:`resolve_engine`) is the fast one, else
-    ``"reference"``."""
-    return "fast" if _fast_turn and resolve_engine(engine) == "fast" else "reference"
-
-
-def turn_steps(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> tuple:
-    """What a board lights up during a turn (RULES.md §1.3):
-    :func:`tawla.reference.turn.turn_steps` on the engine of :func:`turn_engine`.
-
-    Parameters
-    ----------
-    row : bytes
-        The packed row at the start of the turn, mover's seat.
-    dice : (int, int)
-        A checked roll.
-    played_hops : tuple of (int, int, int)
-        The single hops ``(from_point, to_point, die)`` made this turn.
-
-    Returns
-    -------
-    (singles, combined, ended)
-        ``(from, to, die, hit)`` single steps (dice high to low, from-points high to low),
-        ``(from, to, (d1, d2, ...), hit)`` one-checker combined steps, and whether the game
-        ended during the hops.
-
-    Raises
-    ------
-    tawla.errors.IllegalMove
-        A played hop that is not a legal next step.
-    """
-    if _fast_turn and resolve_engine(engine) == "fast":
-        return _fast.turn_steps(row, dice, played_hops, _turn_params(r))
-    return _ref_turn.turn_steps(r, row, dice, played_hops)
-
-
-def turn_lit(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> tuple:
-    """:func:`turn_steps` as one tuple: ``(steps, ended)``, ``steps`` the single then the
-    combined steps as :class:`~tawla.core.steps.Step` values, ``ended`` a bool.
-
-    Raises
-    ------
-    tawla.errors.IllegalMove
-        A played hop that is not a legal next step.
-    """
-    if _fast_match and _fast_turn and resolve_engine(engine) == "fast":
-        return _fast.turn_lit(row, dice, played_hops, _turn_params(r))
-    singles, combined, ended = turn_steps(row, dice, played_hops, r, engine)
-    return tuple(x if type(x) is Step else Step._make(x) for x in (*singles, *combined)), bool(ended)
-
-
-def turn_step(row: bytes, dice: tuple, played_hops: tuple, lit: tuple, from_point: int, to_point: int,
-              want, r: Ruleset, engine=None):
-    """One step of a turn in one compiled call: the only step of ``lit`` (:func:`turn_lit` of
-    ``played_hops``) from ``from_point`` to ``to_point`` with the die ``want`` (None: any; an
-    int for a single step, the tuple of dice of a combined one), the single hops after it and
-    :func:`turn_lit` of those.
-
-    Returns
-    -------
-    (Step, tuple, (tuple, bool)) or None
-        None when no step or several match, or without the compiled engine: the caller then
-        chooses the step itself.
-    """
-    if _fast_step and resolve_engine(engine) == "fast":
-        return _fast.turn_step(row, dice, played_hops, lit, from_point, to_point, want, _turn_params(r))
-    return None
-
-
-def turn_finals(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> list:
-    """Every legal final row reachable from a turn in progress, with a continuation:
-    :func:`tawla.reference.turn.turn_finals` on the engine of :func:`turn_engine`.
-
-    Returns
-    -------
-    list of (bytes, tuple)
-        ``(after_row, continuation_hops)``, continuation hops ``(from, to, die, hit)``.
-
-    Raises
-    ------
-    tawla.errors.IllegalMove
-        A played hop that is not a legal next step.
-    """
-    if _fast_turn and resolve_engine(engine) == "fast":
-        return _fast.turn_finals(row, dice, played_hops, _turn_params(r))
-    return _ref_turn.turn_finals(r, row, dice, played_hops)
-
-
-def play_hops(row: bytes, hops, r: Ruleset, engine=None) -> tuple:
-    """The row after single hops ``(from, to, die)`` of a turn (mover's seat) and the hops as
-    single :class:`~tawla.core.steps.Step` values with their hits:
-    :func:`tawla.reference.turn.after_hops` (no legality check), compiled where it can.
-
-    Returns
-    -------
-    (bytes, tuple of Step)
-    """
-    if _fast_match and resolve_engine(engine) == "fast":
-        out = _fast.play_hops(row, hops, _turn_params(r))
-        if out is not None:
-            return out
-    after, hits = _ref_turn.after_hops(r, row, hops)
-    return after, tuple(Step(a, b, d, h) for (a, b, d), h in zip(hops, hits))
+from .backend import available, default_engine, resolve_engine
+from .evaluators import (build_one_sided, build_two_sided, eval_bg, eval_ends, features_bg, linear_bg, n_features,
+                         net_chooser, net_columns, net_eval, net_fit, net_inputs, net_outputs, net_ply1_targets,
+                         net_ply2_targets, net_positions, net_rollout_targets, net_sizes, net_train, nohit_contact,
+                         race_bg, race_sides)
+from .movegen import (count_moves, expand, expand_all_rolls, flip_row, flip_rows, format_steps, game_result,
+                      game_results, is_over, legal_moves, legal_sequences, next_turn_row, play_hops, playout,
+                      rng_restore, step_tuples, throw_dice, throw_dice_saving, turn_engine, turn_finals, turn_lit,
+                      turn_step, turn_steps, validate_rows)
+
+__all__ = [
+    # which engine
+    "available", "default_engine", "resolve_engine",
+    # rows, moves, turns, results, playouts, dice (both engines)
+    "flip_row", "flip_rows", "validate_rows", "is_over", "game_result", "game_results", "next_turn_row",
+    "legal_sequences", "legal_moves", "count_moves", "expand", "expand_all_rolls", "playout", "turn_engine",
+    "turn_steps", "turn_lit", "turn_step", "turn_finals", "play_hops", "throw_dice", "throw_dice_saving",
+    "rng_restore", "step_tuples", "format_steps",
+    # evaluators (compiled only)
+    "n_features", "features_bg", "linear_bg", "race_bg", "race_sides", "eval_ends", "eval_bg", "nohit_contact",
+    # networks and their training (compiled only)
+    "net_sizes", "net_inputs", "net_outputs", "net_columns", "net_eval", "net_chooser", "net_train",
+    "net_positions", "net_ply1_targets", "net_ply2_targets", "net_rollout_targets", "net_fit",
+    # bear-off databases (compiled only)
+    "build_one_sided", "build_two_sided",
+]

@@ -1,4 +1,4 @@
-"""Types of the compiled bear-off database builders (``csrc/_bearoff.pyx``)."""
+"""Types of the compiled bear-off database builders (``csrc/cython/_bearoff.pyx``)."""
 
 from typing import Sequence
 

@@ -1,4 +1,4 @@
-"""Types of the compiled row flips (``csrc/_codec.pyx``)."""
+"""Types of the compiled row flips (``csrc/cython/_codec.pyx``)."""
 
 import numpy as np
 

@@ -31,7 +31,7 @@ def _winner_points(r: Ruleset, lose, lose_home_or_bar: bool, cube: int):
     return kind, BASE_POINTS[kind] * (cube if r.scoring == "cube" else 1)
 
 
-def game_result(r: Ruleset, row: bytes, cube: int = 1):
+def game_result(r: Ruleset, row: bytes, cube: int = 1, *, frozen_test: bool = True):
     """The :class:`~tawla.core.results.GameResult` of a row, or None while the game goes on.
 
     Parameters
@@ -41,6 +41,8 @@ def game_result(r: Ruleset, row: bytes, cube: int = 1):
         A valid packed row, mover's seat.
     cube : int
         The cube value (backgammon scoring only).
+    frozen_test : bool
+        False to leave out the frozen test (§1.7).
 
     Returns
     -------
@@ -71,7 +73,7 @@ def game_result(r: Ruleset, row: bytes, cube: int = 1):
             return GameResult(0, "mother", 2)
         if mp_me and s.opp[x24] == 0:
             return GameResult(1, "mother", 2)
-    if r.can_freeze and is_frozen(r, row):
+    if frozen_test and r.can_freeze and is_frozen(r, row):
         return GameResult(None, "draw", 0)
     return None
 

@@ -128,7 +128,7 @@ def duel(ruleset: RulesetLike, a: Player, b: Player, pairs: int, seed: int = 0,
         hit = value >= np.repeat(best, np.diff(np.r_[starts, len(value)]))
         chosen = _first_per_group(hit, parent)
         rows[idx] = children[chosen]
-        over, winner, pts = native.game_results(rows[idx], r)
+        over, winner, pts, _kind = native.game_results(rows[idx], r)
         if over.any():
             g = idx[over]
             # winner relative to the new row: 1 = the side that just moved

@@ -155,26 +155,25 @@ def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune
     tawla.errors.InvalidPosition
         A row that is not a position of the ruleset, or a finished game.
     """
-    if native.fast_net is None:
-        raise ConfigError("the search targets need the compiled engine (tawla.native.fast_net)")
+    if not native.available("net"):
+        raise ConfigError("the search targets need the compiled engine (tawla.native, part 'net')")
     if depth not in (1, 2):
         raise InvalidArgument(f"depth must be 1 or 2, not {depth}")
     if trials < 0 or horizon < 0:
         raise InvalidArgument(f"trials and horizon must be >= 0, not {trials}, {horizon}")
-    params = native.params(net.ruleset)
-    one, two = race_tables(net.ruleset, race_cutoff)
+    r = net.ruleset
+    one, two = race_tables(r, race_cutoff)
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
     chunk_size = TARGET_CHUNK if depth == 1 and not trials else TARGET_CHUNK // 16
-    fast = native.fast_net  # bound once: not None past the check above
 
     def one_chunk(first: int) -> np.ndarray:
         chunk = rows[first:first + chunk_size]
         if trials:
-            return fast.net_rollout_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, trials, horizon,
-                                            seed, first, one, two)
+            return native.net_rollout_targets(chunk, r, net.w1, net.b1, net.w2, net.b2, trials, horizon, seed, first,
+                                              one, two)
         if depth == 2:
-            return fast.net_ply2_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, prune, one, two)
-        return fast.net_ply1_targets(chunk, params, net.w1, net.b1, net.w2, net.b2, one, two)
+            return native.net_ply2_targets(chunk, r, net.w1, net.b1, net.w2, net.b2, prune, one, two)
+        return native.net_ply1_targets(chunk, r, net.w1, net.b1, net.w2, net.b2, one, two)
 
     chunks = list(range(0, len(rows), chunk_size)) or [0]
     if threads <= 1:
@@ -219,8 +218,8 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
         A configuration out of range.
     """
     cfg.check()
-    if native.fast_net is None:
-        raise ConfigError("training needs the compiled engine (tawla.native.fast_net)")
+    if not native.available("net"):
+        raise ConfigError("training needs the compiled engine (tawla.native, part 'net')")
     r = get_ruleset(cfg.ruleset)
     if start.ruleset != r:
         raise ConfigError(f"the starting network is for {start.ruleset.name}, not {r.name}")
@@ -242,7 +241,6 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
         earlier = [*start.meta.get("earlier_rounds", []), *(start.meta.get("supervised") or {}).get("rounds", [])]
         net.meta = {**start.meta, **cfg.extra, "lineage": lineage, "earlier_rounds": earlier,
                     "supervised": {"config": conf, "start": start_sha, "rounds": []}}
-    params = native.params(r)
     one, two = race_tables(r, cfg.race_cutoff)
     opponent = evaluator_player(r)
     net.meta["supervised"]["config"] = conf
@@ -250,25 +248,24 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
     while len(records) < cfg.rounds:
         k = len(records)
         t0, w0 = time.process_time(), time.perf_counter()
-        rows = native.fast_net.net_positions(params, net.w1, net.b1, net.w2, net.b2, 100 * cfg.positions,
-                                             chunk_seed(cfg.seed, 2 * k), cfg.positions, cfg.explore,
-                                             cfg.max_turns, one, two)
+        rows = native.net_positions(r, net.w1, net.b1, net.w2, net.b2, 100 * cfg.positions,
+                                    chunk_seed(cfg.seed, 2 * k), cfg.positions, cfg.explore, cfg.max_turns, one, two)
         t1 = time.perf_counter()
         targets = search_targets(net, rows, depth=cfg.depth, prune=cfg.prune, race_cutoff=cfg.race_cutoff,
                                  threads=threads, trials=cfg.trials, horizon=cfg.horizon,
                                  seed=chunk_seed(cfg.seed, 2 * k + 1) ^ 0x5EED)  # not the fit order's seed
         search_wall = time.perf_counter() - t1
         fit, held = rows[cfg.holdout:], rows[:cfg.holdout]
-        before = _mse(net, params, held, targets[:cfg.holdout])
+        before = _mse(net, held, targets[:cfg.holdout])
         order_rng = np.random.default_rng(chunk_seed(cfg.seed, 2 * k + 1))
         alpha, train_mse = cfg.alpha, []
         for _ in range(cfg.epochs):
             order = order_rng.permutation(len(fit)).astype(np.int64)
-            train_mse.append(native.fast_net.net_fit(params, net.w1, net.b1, net.w2, net.b2, fit,
-                                                     targets[cfg.holdout:], order, alpha))
+            train_mse.append(native.net_fit(r, net.w1, net.b1, net.w2, net.b2, fit, targets[cfg.holdout:], order,
+                                            alpha))
             alpha *= cfg.alpha_decay
         rec = {"round": k + 1, "positions": int(len(rows)),
-               "mse_before": before, "mse_after": _mse(net, params, held, targets[:cfg.holdout]),
+               "mse_before": before, "mse_after": _mse(net, held, targets[:cfg.holdout]),
                "train_mse": [round(float(m), 8) for m in train_mse],
                "seconds": round(time.process_time() - t0 + search_wall, 1),
                "wall": round(time.perf_counter() - w0, 1)}
@@ -284,10 +281,9 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
     return net
 
 
-def _mse(net: NetEvaluator, params, rows: np.ndarray, targets: np.ndarray) -> float | None:
-    fast = native.fast_net
-    if len(rows) == 0 or fast is None:
+def _mse(net: NetEvaluator, rows: np.ndarray, targets: np.ndarray) -> float | None:
+    if len(rows) == 0 or not native.available("net"):
         return None
-    out = fast.net_outputs(rows, params, net.w1, net.b1, net.w2, net.b2, False)
+    out = native.net_outputs(rows, net.ruleset, net.w1, net.b1, net.w2, net.b2)
     return round(float(((out - targets) ** 2).mean()), 8)
 

@@ -141,8 +141,8 @@ def train(cfg: TrainConfig, checkpoint: str | os.PathLike | None = None, *, resu
         A configuration out of range.
     """
     cfg.check()
-    if native.fast_net is None:
-        raise ConfigError("training needs the compiled engine (tawla.native.fast_net)")
+    if not native.available("net"):
+        raise ConfigError("training needs the compiled engine (tawla.native, part 'net')")
     r = get_ruleset(cfg.ruleset)
     conf = {k: v for k, v in vars(cfg).items() if k != "extra"}
     origin = None
@@ -167,16 +167,14 @@ def train(cfg: TrainConfig, checkpoint: str | os.PathLike | None = None, *, resu
             net = NetEvaluator.from_bytes(start.to_bytes())
             net.meta = {"start": origin, "lineage": [*start.meta.get("lineage", []), start.meta.get("command")]}
         net.meta.update({"config": conf, "games": 0, "curve": [], "seconds": 0.0, **cfg.extra})
-    params = native.params(r)
     opponent = evaluator_player(r)
     race = race_tables(r, cfg.race_cutoff)
     done = int(net.meta["games"])
     while done < cfg.games:
         n = min(cfg.chunk, cfg.games - done)
         t0 = time.process_time()
-        native.fast_net.net_train(params, net.w1, net.b1, net.w2, net.b2, n,
-                                  chunk_seed(cfg.seed, done // cfg.chunk), _alpha(cfg, done), cfg.max_turns,
-                                  race[0], race[1])
+        native.net_train(r, net.w1, net.b1, net.w2, net.b2, n, chunk_seed(cfg.seed, done // cfg.chunk),
+                         _alpha(cfg, done), cfg.max_turns, race[0], race[1])
         dt = time.process_time() - t0
         done += n
         net.meta["games"] = done

@@ -1,5 +1,5 @@
-# The C engine (csrc/tawla_engine.h) as the Cython modules see it, declared once:
-# tawla._fast, tawla._codec and tawla._evaluate_c cimport it.
+# The C engine (csrc/tawla_engine.h) as the Cython modules see it, declared once: every module
+# of csrc/cython cimports it.
 
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, int64_t, uint64_t
 
@@ -133,22 +133,23 @@ cdef extern from "tawla_engine.h" nogil:
         long s0, s1, n2
         const double *two
 
-    ctypedef struct tw_route_rules:
-        int same, quadrant_lock_win, no_opponent_in_home, scoring, bar_bg_double
-
-    ctypedef struct tw_nohit_rules:
-        int same, pin, start_lock, mahbusa, t31, checkers_left
-
     void tw_eval_init()
     void tw_features(const uint8_t *row, double *f)
     void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, double *o)
     void tw_race_row(const uint8_t *row, const tw_race_tables *t, double *o)
-    int tw_eval_ends(const uint8_t *row, const tw_route_rules *r, const tw_race_tables *t, double *o)
+    enum:
+        TW_END_CONTACT
+        TW_END_LOST
+        TW_END_WON
+        TW_END_RACE
+        TW_END_DRAW
+
+    int tw_eval_ends(const tw_params *P, const tw_geo *g, const uint8_t *row, const tw_race_tables *t,
+                     double *o)
     void tw_race_sides(const int *me, const int *opp, const tw_race_tables *t, int checkers_left, double *o)
-    int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
+    int tw_eval_bg_row(const tw_params *P, const tw_geo *g, const uint8_t *row, const double *W, long ldw,
                        const tw_race_tables *t, double *o)
-    void tw_nohit_row(const uint8_t *row, const tw_nohit_rules *r, double *o)
-    int tw_eval_bg_ends(const uint8_t *row, int cube, int bar_bg_double, const tw_race_tables *t, double *o)
+    void tw_nohit_row(const tw_params *P, const uint8_t *row, double *o)
 
     # tw_net.h: neural evaluators and their self-play training
     enum:
@@ -169,8 +170,8 @@ cdef extern from "tawla_engine.h" nogil:
     void tw_net_columns(const tw_params *P, const float *o, double *out)
     void tw_net_row(const tw_params *P, const tw_net *n, const uint8_t *row, float *h, float *o)
     void tw_net_rows(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, float *o)
-    void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, int cube,
-                        int bar_bg_double, const tw_race_tables *t, double *out)
+    void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, long count,
+                        const tw_race_tables *t, double *out)
     int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, float alpha,
                      long max_turns, const tw_race_tables *race, int32_t *length, int8_t *winner,
                      int16_t *points)

@@ -12,6 +12,7 @@ import numpy as np
 cimport numpy as cnp
 
 from tawla_engine cimport *
+from tawla.native._params cimport Params
 
 from tawla.errors import InvalidArgument, InvalidPosition
 
@@ -110,18 +111,14 @@ def race_sides(const int[:, ::1] me, const int[:, ::1] opp, const double[:, :, :
     return out
 
 
-def eval_ends(const cnp.uint8_t[:, ::1] rows, bint same, bint quadrant_lock_win, bint no_opponent_in_home,
-              int scoring, bint bar_bg_double, const double[:, :, ::1] one, const double[::1] two):
-    """The rows no contact model sees, for every ruleset: ``(out float64[N, 6], kind uint8[N])``
-    with kind 1 for a lost game, 2 a won one, 3 a race (``out`` holds their evaluation) and 0 a
-    contact row (``out`` 0). ``scoring``: 0 cube, 1 mars, 2 checkers left."""
+def eval_ends(const cnp.uint8_t[:, ::1] rows, Params params, const double[:, :, ::1] one, const double[::1] two):
+    """The rows no contact model sees, for every ruleset (``tw_eval_ends``): ``(out float64[N, 6],
+    kind uint8[N])`` with kind 1 for a lost game, 2 a won one, 3 a race, 4 a draw (``out`` holds
+    their evaluation) and 0 a contact row (``out`` 0)."""
     cdef Py_ssize_t i, n = rows.shape[0]
     _check_rows(rows)
-    if not 0 <= scoring <= 2:
-        raise InvalidArgument("eval_ends: scoring is 0, 1 or 2")
-    cdef tw_route_rules r
-    r.same, r.quadrant_lock_win, r.no_opponent_in_home = same, quadrant_lock_win, no_opponent_in_home
-    r.scoring, r.bar_bg_double = scoring, bar_bg_double
+    cdef tw_geo g
+    tw_geo_init(&g, params.p.same, params.p.contact == TW_PIN)
     cdef tw_race_tables t = _race_tables(one, two)
     out = np.zeros((n, 6), dtype=np.float64)
     kind_np = np.zeros(n, dtype=np.uint8)
@@ -129,42 +126,40 @@ def eval_ends(const cnp.uint8_t[:, ::1] rows, bint same, bint quadrant_lock_win,
     cdef cnp.uint8_t[::1] kind = kind_np
     with nogil:
         for i in range(n):
-            kind[i] = tw_eval_ends(&rows[i, 0], &r, &t, &o[i, 0])
+            kind[i] = tw_eval_ends(&params.p, &g, &rows[i, 0], &t, &o[i, 0])
     return out, kind_np
 
 
-def eval_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, bint cube, bint bar_bg_double,
+def eval_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, Params params,
             const double[:, :, ::1] one, const double[::1] two):
     """Backgammon / adi evaluation in one pass: game over, race model, linear contact.
 
-    Returns ``(out float64[N, 6], race uint8[N])`` (``race`` flags the rows the race model
-    evaluated).
+    Returns ``(out float64[N, 6], kind uint8[N])``, ``kind`` as :func:`eval_ends` gives it.
     """
     cdef Py_ssize_t i, n = rows.shape[0]
     _check_rows(rows)
     cdef long ldw = W.strides[0] // sizeof(double)
     _check_weights(W)
+    cdef tw_geo g
+    tw_geo_init(&g, params.p.same, params.p.contact == TW_PIN)
     cdef tw_race_tables t = _race_tables(one, two)
     out = np.zeros((n, 6), dtype=np.float64)
-    race_np = np.zeros(n, dtype=np.uint8)
+    kind_np = np.zeros(n, dtype=np.uint8)
     cdef double[:, ::1] o = out
-    cdef cnp.uint8_t[::1] race = race_np
+    cdef cnp.uint8_t[::1] kind = kind_np
     with nogil:
         for i in range(n):
-            race[i] = tw_eval_bg_row(&rows[i, 0], &W[0, 0], ldw, cube, bar_bg_double, &t, &o[i, 0])
-    return out, race_np
+            kind[i] = tw_eval_bg_row(&params.p, &g, &rows[i, 0], &W[0, 0], ldw, &t, &o[i, 0])
+    return out, kind_np
 
 
-def nohit_contact(const cnp.uint8_t[:, ::1] rows, bint same, bint pin, int start_lock, bint mahbusa,
-                  bint t31, bint checkers_left):
+def nohit_contact(const cnp.uint8_t[:, ::1] rows, Params params):
     """float64[N, 6]: the effective-pip contact model of the no-hit games."""
     cdef Py_ssize_t i, n = rows.shape[0]
     _check_rows(rows)
-    cdef tw_nohit_rules r
-    r.same, r.pin, r.start_lock, r.mahbusa, r.t31, r.checkers_left = same, pin, start_lock, mahbusa, t31, checkers_left
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] o = out
     with nogil:
         for i in range(n):
-            tw_nohit_row(&rows[i, 0], &r, &o[i, 0])
+            tw_nohit_row(&params.p, &rows[i, 0], &o[i, 0])
     return out

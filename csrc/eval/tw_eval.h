@@ -1,8 +1,10 @@
 /*
- * Position evaluators in C (tawla._evaluate_c), the same arithmetic as the numpy reference in
- * tawla/evaluate.py: the linear contact model of backgammon / adi (tw_eval_contact.c), the
- * race model (tw_eval_race.c) and the effective-pip model of the no-hit games
- * (tw_eval_nohit.c). Rows are packed rows (mover's seat); each evaluator writes six numbers:
+ * Position evaluators in C (tawla.native._eval), the same arithmetic as their numpy twins in
+ * tawla.evaluation: the shared tables and the contact test (tw_eval_tables.c), the linear
+ * contact model of backgammon / adi (tw_eval_contact.c), the race model (tw_eval_race.c), the
+ * effective-pip model of the no-hit games (tw_eval_nohit.c), and finished games and races
+ * routed before any contact model (tw_eval_ends.c). Every unit takes the ruleset as the one
+ * tw_params block. Rows are packed rows (mover's seat); each evaluator writes six numbers:
  * equity, win, win gammon, win backgammon, lose gammon, lose backgammon.
  */
 #ifndef TW_EVAL_H
@@ -22,6 +24,9 @@ extern double TW_SHOTS[26];      /* chance that a shot at distance d hits (direc
 extern double TW_LOGMISS[26];    /* log(1 - TW_SHOTS[d]), capped */
 extern double TW_PHI_TAB[16002]; /* standard normal CDF on [-8, 8], step 0.001 */
 extern int TW_BINOM[32][8];      /* binomial coefficients C(n, k), k <= 7 */
+/* bit x (0 .. p - 1) of TW_SHOT_FROM[p]: a shooter x points from the far end (0 the bar, in the
+   numbering of the side shot at: p - x away from a blot on p) can hit it */
+extern uint32_t TW_SHOT_FROM[25];
 
 /* fill the tables above (once, at module import) */
 void tw_eval_init(void);
@@ -73,24 +78,26 @@ double tw_t31_equity(const double *pm_a, const double *pm_f, const double *po_a,
 /* no contact left (opposite geometry): every mover checker, bar included, below every opponent
    checker in the mover's numbering */
 int tw_no_contact_opposite(const uint8_t *row);
-/* backgammon / adi, the rows no contact model sees: a lost game (the exact result, 0 returned)
-   or a race (the race model, 1 returned); -1 for a contact row (o untouched). */
-int tw_eval_bg_ends(const uint8_t *row, int cube, int bar_bg_double, const tw_race_tables *t, double *o);
-/* backgammon / adi in one pass: game over, race model, linear contact. Returns 1 when the race
-   model evaluated the row. */
-int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
+
+/* What tw_eval_ends found. */
+#define TW_END_CONTACT 0  /* contact: o untouched, for a contact model */
+#define TW_END_LOST 1     /* the opponent has won: the exact result from the loser's seat */
+#define TW_END_WON 2      /* the mover has won (not reachable from expansion) */
+#define TW_END_RACE 3     /* a race: the race model (column 0 tawla31's expected points under
+                             checkers-left scoring, else 2 win - 1 + wg - lg) */
+#define TW_END_DRAW 4     /* a draw (the plakoto mother rule): all zero */
+
+/* The rows no contact model sees, for every ruleset: tw_game_result without the frozen test
+   (RULES.md 1.7, 1.8, 4.4, 5.6), then the race test (RULES.md 5.5's condition where it
+   applies). g: the ruleset's geometry (tw_geo_init(g, P->same, P->contact == TW_PIN)). */
+int tw_eval_ends(const tw_params *P, const tw_geo *g, const uint8_t *row, const tw_race_tables *t,
+                 double *o);
+/* backgammon / adi in one pass: tw_eval_ends, then the linear contact model (weights W[5][TW_NF],
+   row stride ldw doubles). Returns the TW_END_* code. */
+int tw_eval_bg_row(const tw_params *P, const tw_geo *g, const uint8_t *row, const double *W, long ldw,
                    const tw_race_tables *t, double *o);
 
-/* The rows no contact model sees, for every ruleset (tawla.evaluation.routing.evaluate_np's
-   steps 1 and 2): a lost game (the exact result from the loser's seat, 1 returned), a won
-   one (2; not reachable from expansion), a race (the race model, 3; column 0 is tawla31's
-   expected points under checkers-left scoring, else 2 win - 1 + wg - lg); 0 for a contact row
-   (o untouched). scoring: TW_SCORE_*; no_opponent_in_home: RULES.md 5.5's race condition. */
-typedef struct { int same, quadrant_lock_win, no_opponent_in_home, scoring, bar_bg_double; } tw_route_rules;
-int tw_eval_ends(const uint8_t *row, const tw_route_rules *r, const tw_race_tables *t, double *o);
-
-/* the no-hit games' effective-pip contact model */
-typedef struct { int same, pin, start_lock, mahbusa, t31, checkers_left; } tw_nohit_rules;
-void tw_nohit_row(const uint8_t *row, const tw_nohit_rules *r, double *o);
+/* the no-hit games' effective-pip contact model (mahbusa, tawla31, tawla31-saharat) */
+void tw_nohit_row(const tw_params *P, const uint8_t *row, double *o);
 
 #endif /* TW_EVAL_H */

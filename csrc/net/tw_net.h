@@ -72,11 +72,11 @@ void tw_net_rows(const tw_params *P, const tw_net *n, const uint8_t *rows, long 
 /* The same for rows given by pointers: o[i] the outputs of rows[i]. */
 void tw_net_rows_at(const tw_params *P, const tw_net *n, const uint8_t *const *rows, long count, float *o);
 
-/* Backgammon / adi rows (opposite geometry) in one pass, out[count][6] the evaluation columns: a
-   lost game or a race by tw_eval_bg_ends, the contact rows by the network (as tw_net_row then
-   tw_net_columns, eight at a time). */
-void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, int cube,
-                    int bar_bg_double, const tw_race_tables *t, double *out);
+/* Rows in one pass, out[count][6] the evaluation columns: a finished game or a race by
+   tw_eval_ends, the contact rows by the network (as tw_net_row then tw_net_columns, eight at a
+   time). */
+void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, long count,
+                    const tw_race_tables *t, double *out);
 
 /* One gradient step of the squared error of outputs o toward target t: w += alpha * grad. */
 void tw_net_backprop(tw_net *n, const int *idx, const float *val, int m, const float *h,

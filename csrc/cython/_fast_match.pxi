@@ -295,7 +295,7 @@ def next_turn_row(bytes after, Params params):
         raise InvalidId("a packed row has 56 bytes")
     tw_geo_init(&g, params.p.same, 1)  # pin bits are carried over whatever the ruleset
     tw_flip(&g, <const uint8_t *> after, out)
-    return out[:56], _over(out, params)
+    return out[:56], row_over(out, params)
 
 
 def step_tuples(steps):

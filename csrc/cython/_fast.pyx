@@ -19,79 +19,15 @@ from libc.stdlib cimport malloc, free
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Destructor
 
 from tawla_engine cimport *
+from tawla.native._params cimport Params, validate_batch, row_over
 
 from tawla.errors import (IllegalMove, InvalidArgument, InvalidDice, InvalidId, InvalidPosition,
                           UnsupportedRuleset)
-from tawla.core.results import KINDS
+from tawla.native._params import C_CODES, KIND_NAMES
 from tawla.core.steps import Step
 
 
 cnp.import_array()
-
-
-KIND_NAMES = KINDS
-"""Names of the result-kind codes returned by :func:`playout` (index = code)."""
-
-C_CODES = {
-    "contact": {"hit": TW_HIT, "pin": TW_PIN, "block": TW_BLOCK},
-    "scoring": {"cube": TW_SCORE_CUBE, "mars": TW_SCORE_MARS, "checkers_left": TW_SCORE_CHECKERS_LEFT},
-    "kind": {"single": TW_K_SINGLE, "gammon": TW_K_GAMMON, "backgammon": TW_K_BACKGAMMON,
-             "quadrant_lock": TW_K_QUADRANT, "mother": TW_K_MOTHER, "draw": TW_K_DRAW,
-             "unfinished": TW_K_UNFINISHED},
-}
-"""The codes as the C engine defines them (``csrc/tw_params.h``), for the tests that check
-they agree with :data:`tawla.rules.params.CONTACT_CODES`, ``SCORING_CODES`` and
-:class:`tawla.core.results.ResultKind`."""
-
-
-cdef class Params:
-    """A ruleset as the C struct the generator reads (RULES.md section 7, the flag table).
-
-    Build it with ``tawla.native.params(ruleset)``, which passes the dict of
-    :func:`tawla.rules.params.native_params`: its keys are the fields of ``tw_params``
-    (``csrc/tw_params.h``), converted by Cython's struct coercion.
-
-    Parameters
-    ----------
-    fields : dict
-        Every field of ``tw_params`` by name: int flags and ``start`` (26 checker counts per
-        own point, index 0 unused).
-
-    Raises
-    ------
-    UnsupportedRuleset
-        A field is missing or unknown, or a value is out of its range.
-    """
-
-    cdef tw_params p
-
-    def __init__(self, dict fields):
-        try:
-            self.p = fields
-        except (ValueError, TypeError, OverflowError, IndexError) as e:
-            raise UnsupportedRuleset(f"bad fast-engine parameters: {e}") from None
-        unknown = set(fields) - set(self.fields)
-        if unknown:
-            raise UnsupportedRuleset(f"unknown fast-engine parameters: {sorted(unknown)}")
-        if self.p.contact not in (TW_HIT, TW_PIN, TW_BLOCK) or self.p.scoring not in (
-                TW_SCORE_CUBE, TW_SCORE_MARS, TW_SCORE_CHECKERS_LEFT) or not 0 <= self.p.start_lock <= 24:
-            raise UnsupportedRuleset("bad fast-engine parameters")
-        start = (<uint8_t *> self.p.start)[:26]
-        if start[0] or start[25] or sum(start) > 15:
-            raise UnsupportedRuleset("bad start: checkers on 1..24 only, 15 at most")
-
-    @property
-    def fields(self):
-        """The struct's fields as a dict (``start`` as a list of 26 counts)."""
-        cdef dict d = self.p
-        d["start"] = list((<uint8_t *> self.p.start)[:26])
-        return d
-
-    def __repr__(self):
-        return "Params(" + repr(self.fields) + ")"
-
-    def __reduce__(self):
-        return (Params, (self.fields,))
 
 
 # --- numpy arrays that own a big buffer (tw_big_resize) -----------------------------------------
@@ -142,18 +78,6 @@ cdef inline size_t _initial_rows(size_t guess) noexcept nogil:
     return (guess if guess < cap else cap) + 64
 
 
-cdef _validate_batch(Params params, const uint8_t[:, ::1] arr):
-    cdef int reason = 0
-    cdef long bad = -1
-    if arr.shape[1] != 56:
-        raise InvalidId(f"positions must have shape (N, 56), not {tuple(arr.shape)[:2]}")
-    if arr.shape[0]:
-        with nogil:
-            bad = tw_validate_rows(&params.p, &arr[0, 0], arr.shape[0], &reason)
-    if bad >= 0:
-        raise InvalidPosition(f"row {bad}: {tw_invalid_reason(reason).decode()}")
-
-
 def validate_rows(const uint8_t[:, ::1] positions, Params params):
     """Check every row of ``uint8[N, 56]`` against the ruleset (the C twin of
     :func:`tawla.rules.validation.validate_rows`).
@@ -165,7 +89,7 @@ def validate_rows(const uint8_t[:, ::1] positions, Params params):
     tawla.errors.InvalidPosition
         The first row that is not a position of the ruleset, by index.
     """
-    _validate_batch(params, positions)
+    validate_batch(params, positions)
 
 
 cdef void _adopt_cached(tw_ctx *c, tw_vec64 *par, tw_vec64 *rol, size_t rows) noexcept:
@@ -219,7 +143,7 @@ def expand(const uint8_t[:, ::1] positions, const uint8_t[:, ::1] dice, Params p
     if positions.shape[1] != 56:
         raise InvalidId(f"positions must have shape (N, 56), not {tuple(positions.shape)[:2]}")
     if checked:
-        _validate_batch(params, positions)
+        validate_batch(params, positions)
     if n and checked:
         with nogil:
             bad = tw_check_dice(&dice[0, 0], n)
@@ -272,7 +196,7 @@ def expand_all_rolls(const uint8_t[:, ::1] positions, Params params, bint checke
     if positions.shape[1] != 56:
         raise InvalidId(f"positions must have shape (N, 56), not {tuple(positions.shape)[:2]}")
     if checked:
-        _validate_batch(params, positions)
+        validate_batch(params, positions)
     if not tw_ctx_init(&c, &params.p):
         raise MemoryError()
     k = _initial_rows(21 * 32 * n)
@@ -309,18 +233,12 @@ def is_over(bytes row, Params params):
     quadrant lock, mother rule or a frozen position. The row is not validated."""
     if len(row) != 56:
         raise InvalidId("a packed row has 56 bytes")
-    return _over(<const uint8_t *> row, params)
+    return row_over(<const uint8_t *> row, params)
 
 
-cdef bint _over(const uint8_t *row, Params params):
-    """:func:`is_over` of a 56-byte row."""
-    cdef tw_geo g
-    tw_geo_init(&g, params.p.same, params.p.contact == 1)
-    return tw_game_result(&params.p, &g, row, 0).over != 0
-
-
-def game_results(const uint8_t[:, ::1] positions, Params params):
-    """The result of every row, relative to its player to move (``game_result``).
+def game_results(const uint8_t[:, ::1] positions, Params params, bint frozen_test=True):
+    """The result of every row, relative to its player to move (``game_result``); without the
+    frozen test (RULES.md 1.7) when ``frozen_test`` is false.
 
     Returns
     -------
@@ -335,7 +253,7 @@ def game_results(const uint8_t[:, ::1] positions, Params params):
     cdef Py_ssize_t n = positions.shape[0], i
     cdef tw_ctx c
     cdef tw_result res
-    _validate_batch(params, positions)
+    validate_batch(params, positions)
     over = np.zeros(n, dtype=np.bool_)
     winner = np.full(n, -1, dtype=np.int8)
     kind = np.full(n, -1, dtype=np.int8)
@@ -348,7 +266,7 @@ def game_results(const uint8_t[:, ::1] positions, Params params):
         raise MemoryError()
     with nogil:
         for i in range(n):
-            res = tw_game_result(&params.p, &c.geo, &positions[i, 0], 0)
+            res = tw_game_result(&params.p, &c.geo, &positions[i, 0], not frozen_test)
             if res.over:
                 o[i] = 1
                 w[i] = res.winner

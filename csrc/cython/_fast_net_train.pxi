@@ -159,7 +159,7 @@ def net_ply1_targets(const uint8_t[:, ::1] positions, Params params, const float
     cdef Py_ssize_t n = positions.shape[0]
     cdef int ok
     if checked:
-        _validate_batch(params, positions)
+        validate_batch(params, positions)
         over = game_results(positions, params)[0]
         if np.any(over):
             raise InvalidPosition(f"row {int(np.argmax(over))} is a finished game")
@@ -201,7 +201,7 @@ def net_ply2_targets(const uint8_t[:, ::1] positions, Params params, const float
     if not 1 <= prune <= 8:
         raise InvalidArgument(f"prune must be 1..8, not {prune}")
     if checked:
-        _validate_batch(params, positions)
+        validate_batch(params, positions)
         over = game_results(positions, params)[0]
         if np.any(over):
             raise InvalidPosition(f"row {int(np.argmax(over))} is a finished game")
@@ -247,7 +247,7 @@ def net_rollout_targets(const uint8_t[:, ::1] positions, Params params, const fl
     if trials < 1 or horizon < 0 or first < 0:
         raise InvalidArgument(f"need trials >= 1, horizon >= 0 and first >= 0, not {trials}, {horizon}, {first}")
     if checked:
-        _validate_batch(params, positions)
+        validate_batch(params, positions)
         over = game_results(positions, params)[0]
         if np.any(over):
             raise InvalidPosition(f"row {int(np.argmax(over))} is a finished game")

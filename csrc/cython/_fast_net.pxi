@@ -42,7 +42,7 @@ def net_inputs(const uint8_t[:, ::1] positions, Params params, bint checked=True
     cdef int idx[TW_NET_NI]
     cdef float val[TW_NET_NI]
     if checked:
-        _validate_batch(params, positions)
+        validate_batch(params, positions)
     out = np.zeros((n, TW_NET_NI), dtype=np.float32)
     cdef float[:, ::1] o = out
     with nogil:
@@ -67,7 +67,7 @@ def net_outputs(const uint8_t[:, ::1] positions, Params params, const float[:, :
     cdef tw_net net = _net_view(w1, b1, w2, b2)
     cdef Py_ssize_t n = positions.shape[0]
     if checked:
-        _validate_batch(params, positions)
+        validate_batch(params, positions)
     out = np.zeros((n, TW_NET_NO), dtype=np.float32)
     cdef float[:, ::1] o = out
     if n:
@@ -89,7 +89,7 @@ def net_columns(const uint8_t[:, ::1] positions, Params params, const float[:, :
     cdef tw_net net = _net_view(w1, b1, w2, b2)
     cdef Py_ssize_t i, n = positions.shape[0]
     if checked:
-        _validate_batch(params, positions)
+        validate_batch(params, positions)
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] c = out
     if n == 0:
@@ -103,10 +103,9 @@ def net_columns(const uint8_t[:, ::1] positions, Params params, const float[:, :
 
 
 def net_eval_bg(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1, const float[::1] b1,
-                const float[:, ::1] w2, const float[::1] b2, bint cube, bint bar_bg_double,
-                const double[:, :, ::1] one, const double[::1] two):
-    """Backgammon / adi rows in one pass (float64[N, 6], the evaluation columns): a lost game
-    its exact result, a race the race model (tables as ``native.fast_eval.race_bg`` takes
+                const float[:, ::1] w2, const float[::1] b2, const double[:, :, ::1] one, const double[::1] two):
+    """Backgammon / adi rows in one pass (float64[N, 6], the evaluation columns): a finished game
+    its exact result (``tw_eval_ends``), a race the race model (tables as ``native.fast_eval.race_bg`` takes
     them), contact the network. The rows are read unchecked (the engine made them).
 
     Raises
@@ -130,5 +129,5 @@ def net_eval_bg(const uint8_t[:, ::1] positions, Params params, const float[:, :
     cdef double[:, ::1] c = out
     if n:
         with nogil:
-            tw_net_eval_bg(&params.p, &net, &positions[0, 0], n, cube, bar_bg_double, &t, &c[0, 0])
+            tw_net_eval_bg(&params.p, &net, &positions[0, 0], n, &t, &c[0, 0])
     return out

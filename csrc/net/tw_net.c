@@ -312,18 +312,20 @@ void tw_net_rows(const tw_params *P, const tw_net *n, const uint8_t *rows, long 
     }
 }
 
-void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, int cube,
-                    int bar_bg_double, const tw_race_tables *t, double *out) {
+void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, long count,
+                    const tw_race_tables *t, double *out) {
     const uint8_t *lane[TW_NET_LANES];
     long at[TW_NET_LANES], i;
     float o[TW_NET_LANES * TW_NET_NO];
     tw_net_prefix pre;
+    tw_geo g;
     int nl = 0, l;
     tw_prefix_init(&pre);
+    tw_geo_init(&g, P->same, P->contact == TW_PIN);
     for (i = 0; i <= count; i++) {
         if (i < count) {
             const uint8_t *row = rows + (size_t)i * TW_W;
-            if (tw_eval_bg_ends(row, cube, bar_bg_double, t, out + (size_t)i * 6) >= 0) continue;
+            if (tw_eval_ends(P, &g, row, t, out + (size_t)i * 6) != TW_END_CONTACT) continue;
             lane[nl] = row;
             at[nl++] = i;
         }

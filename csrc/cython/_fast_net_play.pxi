@@ -27,8 +27,6 @@ cdef class NetChooser:
     params : Params
     w1, b1, w2, b2 : float32 arrays
         The network, shapes as :func:`net_outputs` takes them (kept, not copied).
-    cube, bar_bg_double : bool
-        As for :func:`net_eval_bg`.
     one, two : float64 arrays
         The race model's tables, as for :func:`net_eval_bg` (kept, not copied).
 
@@ -41,11 +39,10 @@ cdef class NetChooser:
     cdef Params params
     cdef tw_net net
     cdef tw_race_tables t
-    cdef int cube, bar_bg_double
     cdef object keep
 
     def __init__(self, Params params, const float[:, ::1] w1, const float[::1] b1, const float[:, ::1] w2,
-                 const float[::1] b2, bint cube, bint bar_bg_double, const double[:, :, ::1] one,
+                 const float[::1] b2, const double[:, :, ::1] one,
                  const double[::1] two):
         if params.p.same:
             raise InvalidArgument("the one-pass evaluation serves opposite-direction games only")
@@ -55,7 +52,7 @@ cdef class NetChooser:
         self.t.s1 = one.strides[1] // sizeof(double)
         self.t.n2 = one.shape[2]
         self.t.two = &two[0]
-        self.params, self.cube, self.bar_bg_double = params, cube, bar_bg_double
+        self.params = params
         self.keep = (w1, b1, w2, b2, one, two)  # the buffers the pointers above read
 
     def choose(self, bytes row, tuple dice, ruleset):
@@ -69,7 +66,7 @@ cdef class NetChooser:
         cdef double v, top
         if len(row) != 56:
             raise InvalidId("a packed row has 56 bytes")
-        if _over(<const uint8_t *> row, self.params):
+        if row_over(<const uint8_t *> row, self.params):
             return None
         n = _search(row, dice, self.params)
         if n == 0:
@@ -82,7 +79,7 @@ cdef class NetChooser:
             tw_geo_init(&g, self.params.p.same, 1)  # as native.flip_rows
             for i in range(n):
                 tw_flip(&g, _seq_ctx.rec[i].row, kids + i * TW_W)
-            tw_net_eval_bg(&self.params.p, &self.net, kids, n, self.cube, self.bar_bg_double, &self.t, ev)
+            tw_net_eval_bg(&self.params.p, &self.net, kids, n, &self.t, ev)
             top = -ev[0]
             for i in range(1, n):
                 v = -ev[6 * i]

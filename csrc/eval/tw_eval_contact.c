@@ -1,22 +1,12 @@
 /*
  * The linear contact model of backgammon / adi: 225 features (per side 98 point features and
  * 14 hand-made ones, then a bias), five logistic outputs combined into the six probabilities
- * and the equity; tawla.evaluate.bg_features and LinearContact compute the same in numpy. Also
- * the evaluators' shared tables and the one-pass backgammon evaluation (game over, race,
- * contact).
+ * and the equity; tawla.evaluation.features.bg_features and LinearContact compute the same in
+ * numpy. The shot tables it reads are tw_eval_tables.c's.
  */
 #include <math.h>
 #include "tw_eval.h"
 #include "tw_board.h"  /* TW_HAVE_SSE2, tw_map_pins */
-
-double TW_SHOTS[26];
-double TW_LOGMISS[26];
-double TW_PHI_TAB[16002];
-int TW_BINOM[32][8];
-
-/* Bit x (0 .. p - 1) of TW_SHOT_FROM[p]: a shooter x points from the far end (0 the bar, in
-   the numbering of the side shot at: p - x away from a blot on p) can hit it. */
-static uint32_t TW_SHOT_FROM[25];
 
 /* The blots' hit chances already computed in this thread, by key (point << 24 | the shooters'
    bits that reach it; 0 free), direct-mapped: each value as its first computation gave it. */
@@ -33,25 +23,6 @@ typedef struct {
     double ph[1 << TW_SHOT_CACHE_BITS], term[1 << TW_SHOT_CACHE_BITS];
 } tw_shot_memo;
 static TW_THREAD tw_shot_memo tw_shots_seen;
-
-void tw_eval_init(void) {
-    static const int shots[26] = {0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1,
-                                  0, 0, 0, 1, 0};
-    int i, j;
-    for (i = 0; i < 26; i++) {
-        TW_SHOTS[i] = shots[i] / 36.0;
-        TW_LOGMISS[i] = log(1.0 - (TW_SHOTS[i] < 0.999 ? TW_SHOTS[i] : 0.999));
-    }
-    for (i = 0; i < 32; i++) {
-        for (j = 0; j < 8; j++) TW_BINOM[i][j] = 0;
-        TW_BINOM[i][0] = 1;
-        for (j = 1; j < 8 && i > 0; j++) TW_BINOM[i][j] = TW_BINOM[i - 1][j - 1] + TW_BINOM[i - 1][j];
-    }
-    for (i = 1; i <= 24; i++)
-        for (TW_SHOT_FROM[i] = 0, j = 0; j < i; j++)
-            if (TW_SHOTS[i - j] > 0) TW_SHOT_FROM[i] |= 1u << j;
-    for (i = 0; i < 16002; i++) TW_PHI_TAB[i] = 0.5 * (1.0 + erf((-8.0 + i * 0.001) / 1.4142135623730951));
-}
 
 static void tw_raw_features(const int *S, double *f) {
     int p, n;
@@ -190,42 +161,4 @@ void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, doub
     o[3] = wbg;
     o[4] = lg;
     o[5] = lbg;
-}
-
-int tw_no_contact_opposite(const uint8_t *row) {
-    int p, my_max = 0, opp_min = 99;
-    for (p = 25; p >= 1; p--) if (row[p]) { my_max = p; break; }
-    if (row[51]) opp_min = 0;
-    else for (p = 1; p <= 24; p++) if (row[26 + p]) { opp_min = p; break; }
-    return my_max < opp_min;
-}
-
-int tw_eval_bg_ends(const uint8_t *row, int cube, int bar_bg_double, const tw_race_tables *t, double *o) {
-    int p;
-    if (row[26] == 15) {  /* the opponent has borne off all: lost */
-        double g = row[0] == 0 ? 1.0 : 0.0, bg = 0.0;
-        if (cube && row[0] == 0) {
-            int back = 0;
-            for (p = 19; p <= 24; p++) back += row[p];
-            if (back > 0 || (row[25] > 0 && !bar_bg_double)) bg = 1.0;
-        }
-        o[0] = -(1.0 + g + bg);
-        o[1] = o[2] = o[3] = 0.0;
-        o[4] = g;
-        o[5] = bg;
-        return 0;
-    }
-    if (tw_no_contact_opposite(row)) {
-        tw_race_row(row, t, o);
-        return 1;
-    }
-    return -1;
-}
-
-int tw_eval_bg_row(const uint8_t *row, const double *W, long ldw, int cube, int bar_bg_double,
-                   const tw_race_tables *t, double *o) {
-    int kind = tw_eval_bg_ends(row, cube, bar_bg_double, t, o);
-    if (kind >= 0) return kind;
-    tw_linear_row(row, W, ldw, cube, o);
-    return 0;
 }

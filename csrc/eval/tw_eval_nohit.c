@@ -1,7 +1,7 @@
 /*
- * The effective-pip contact model of the no-hit games (tawla.evaluate._nohit_contact): each
+ * The effective-pip contact model of the no-hit games (tawla.evaluation.nohit.nohit_contact_np): each
  * side's pips plus penalties (points blocked on its path, the start lock, pinned checkers and
- * blots that may be pinned, Tawla 31's opponent-in-home and quadrant-lock threats) give normal
+ * blots that may be pinned, the opponent in one's home and quadrant-lock threats) give normal
  * roll distributions for "all off" and "first off"; the win and mars chances come from those,
  * and for Tawla 31's checkers-left scoring the expected points.
  */
@@ -137,16 +137,21 @@ static void tw_pin_penalties(const uint8_t *row, const int *me, const int *om, d
     }
 }
 
-/* tawla31: the opponent in one's home (no bear-off) and quadrant-lock threats */
-static void tw_t31_penalties(const int *me, const int *opp, const int *om, double *pen_m, double *pen_o) {
-    static const double QP[6] = {0, 0, 2, 6, 16, 40};
+/* RULES.md 5.5: every checker of the opponent in one's home holds up one's bear-off */
+static void tw_home_penalties(const int *me, const int *om, double *pen_m, double *pen_o) {
     int p, k = 0;
     for (p = 1; p < 7; p++) k += om[p];
     *pen_m += 3.0 * k;
     k = 0;
     for (p = 19; p < 25; p++) k += me[p];
     *pen_o += 3.0 * k;
-    k = 0;
+}
+
+/* RULES.md 5.6: the threat of a quadrant lock, k of the opponent's home points held while it
+   has none there */
+static void tw_quadrant_penalties(const int *me, const int *opp, double *pen_m, double *pen_o) {
+    static const double QP[6] = {0, 0, 2, 6, 16, 40};
+    int p, k = 0;
     for (p = 19; p < 25; p++) if (me[p] > 0) k += 1;
     if (opp[1] + opp[2] + opp[3] + opp[4] + opp[5] + opp[6] == 0) *pen_o += QP[k < 5 ? k : 5];
     k = 0;
@@ -154,26 +159,27 @@ static void tw_t31_penalties(const int *me, const int *opp, const int *om, doubl
     if (me[1] + me[2] + me[3] + me[4] + me[5] + me[6] == 0) *pen_m += QP[k < 5 ? k : 5];
 }
 
-void tw_nohit_row(const uint8_t *row, const tw_nohit_rules *r, double *o) {
+void tw_nohit_row(const tw_params *P, const uint8_t *row, double *o) {
     int me[26], opp[26], om[26];
-    int p, k, hi, need = r->pin ? 2 : 1;
+    int p, k, hi, need = P->contact == TW_PIN ? 2 : 1;
     double pen_m = 0.0, pen_o = 0.0, em, eo, fm, fo, pm = 0.0, po = 0.0;
     double pm_a[L], pm_f[L], po_a[L], po_f[L];
     double so_a = 0.0, so_f = 0.0, sm_f_next = 0.0, win = 0.0, wg = 0.0, lg = 0.0;
-    tw_eval_sides(row, r->same, me, opp);
+    tw_eval_sides(row, P->same, me, opp);
     for (p = 0; p < 26; p++) om[p] = row[26 + p];
-    tw_path_pen(me, opp, r->same, need, &pen_o);
-    tw_path_pen(opp, me, r->same, need, &pen_m);
-    if (r->start_lock) {
+    tw_path_pen(me, opp, P->same, need, &pen_o);
+    tw_path_pen(opp, me, P->same, need, &pen_m);
+    if (P->start_lock) {
         k = 0;
-        for (p = 1; p <= r->start_lock; p++) k += me[p];
+        for (p = 1; p <= P->start_lock; p++) k += me[p];
         if (k == 0 && me[0] == 0) pen_m += 8.0;
         k = 0;
-        for (p = 1; p <= r->start_lock; p++) k += opp[p];
+        for (p = 1; p <= P->start_lock; p++) k += opp[p];
         if (k == 0 && opp[0] == 0) pen_o += 8.0;
     }
-    if (r->mahbusa) tw_pin_penalties(row, me, om, &pen_m, &pen_o);
-    if (r->t31) tw_t31_penalties(me, opp, om, &pen_m, &pen_o);
+    if (P->contact == TW_PIN) tw_pin_penalties(row, me, om, &pen_m, &pen_o);
+    if (P->bearoff_no_opponent_in_home) tw_home_penalties(me, om, &pen_m, &pen_o);
+    if (P->quadrant_lock_win) tw_quadrant_penalties(me, opp, &pen_m, &pen_o);
     for (p = 0; p < 26; p++) { pm += me[p] * p; po += opp[p] * p; }
     em = pm + pen_m;
     eo = po + pen_o;
@@ -200,5 +206,5 @@ void tw_nohit_row(const uint8_t *row, const tw_nohit_rules *r, double *o) {
     o[3] = 0.0;
     o[4] = lg;
     o[5] = 0.0;
-    o[0] = r->checkers_left ? tw_t31_equity(pm_a, pm_f, po_a, po_f, me, opp, hi) : 2 * win - 1 + wg - lg;
+    o[0] = P->scoring == TW_SCORE_CHECKERS_LEFT ? tw_t31_equity(pm_a, pm_f, po_a, po_f, me, opp, hi) : 2 * win - 1 + wg - lg;
 }
