@@ -171,7 +171,7 @@ def test_game_results_match_reference(name, opts):
     include the last position of every game, against the reference engine's game_result."""
     r = ruleset_of(name, opts)
     arr = random_positions(r, 3000, seed=77, parallel_games=4, include_over=True)
-    over, winner, kind, points = native.backend.compiled("_fast").game_results(arr, native.backend.params(r))
+    over, winner, kind, points = native.backend.compiled("_movegen").game_results(arr, native.backend.params(r))
     n_over = 0
     for i in range(len(arr)):
         res = ref_game_result(r, arr[i].tobytes())

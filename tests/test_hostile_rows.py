@@ -52,7 +52,7 @@ CASES = {
     "expand_all_rolls_255s": ('expect(lambda: tawla.expand_all_rolls(np.full((2, 56), 255, np.uint8), ruleset="mahbusa"), '
                               '"InvalidPosition")'),
     "compiled_expand_checks_by_default": ('p = native.backend.params(r)\n'
-                                          'expect(lambda: native.backend.compiled("_fast").expand(row(p6=25, p45=15), np.array([[3, 1]], np.uint8), p), '
+                                          'expect(lambda: native.backend.compiled("_movegen").expand(row(p6=25, p45=15), np.array([[3, 1]], np.uint8), p), '
                                           '"InvalidPosition")'),
     "flip_rows_narrow": ('from tawla.native import _codec\n'
                          'expect(lambda: _codec.flip_rows(np.zeros((2, 8), np.uint8), False), "InvalidPosition")'),

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import tawla
+from tawla import native
 from tawla import errors
 from tawla.match import Match
 from match_helpers import Clock, craft, pos, snapshot_unchanged
@@ -71,10 +72,9 @@ class TestTransactions:
             assert [e["dice"] for e in good.events if e["type"] == "roll"][-1] == dice
 
     def test_the_raw_pcg64_copy_is_checked_at_import(self):
-        from tawla.native import _fast
-        if _fast is None:
+        if not native.available():
             pytest.skip("the compiled engine is not built")
-        assert _fast.rng_snapshot_check() is True
+        assert native.backend.compiled("_dice").rng_snapshot_check() is True
 
     @pytest.mark.parametrize("rs, house", [("bg", "international"), ("tawla31", "federation"),
                                            ("mahbusa", "saharat"), ("adi", "saharat")])

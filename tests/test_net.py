@@ -36,7 +36,7 @@ def test_compiled_inputs_and_outputs_equal_numpy(name):
     r = tawla.get_ruleset(name)
     rows = sample_rows(name)
     x_np = net_inputs(rows, r)
-    x_c = native.backend.compiled("_fast").net_inputs(rows, native.backend.params(r))
+    x_c = native.backend.compiled("_net").net_inputs(rows, native.backend.params(r))
     assert x_c.shape == (len(rows), NET_INPUTS) and x_c.dtype == np.float32
     np.testing.assert_array_equal(x_c, x_np)
     # the documented ranges
@@ -93,7 +93,7 @@ def test_weights_file_round_trip_and_checksum(tmp_path):
     if native.available("net"):
         bad = np.zeros((NET_INPUTS, 3), np.float32)
         with pytest.raises(InvalidArgument):
-            native.backend.compiled("_fast").net_outputs(np.zeros((1, 56), np.uint8), native.backend.params(net.ruleset), bad,
+            native.backend.compiled("_net").net_outputs(np.zeros((1, 56), np.uint8), native.backend.params(net.ruleset), bad,
                                         net.b1, net.w2, net.b2, False)
 
 
@@ -221,7 +221,7 @@ def test_the_race_cut_off_ends_self_play_at_the_race():
     for cut in (False, True):
         net = NetEvaluator.initial(r, hidden=8, seed=2)
         tables = (one, two) if cut else (None, None)
-        runs[cut] = native.backend.compiled("_fast").net_train(native.backend.params(r), net.w1, net.b1, net.w2, net.b2, 150, 3, 0.1,
+        runs[cut] = native.backend.compiled("_net_train").net_train(native.backend.params(r), net.w1, net.b1, net.w2, net.b2, 150, 3, 0.1,
                                               400, *tables)
     (l0, w0, _), (l1, w1, _) = runs[False], runs[True]
     assert (w1 == -1).mean() > 0.7 and (w1 == -1).mean() > (w0 == -1).mean()  # stopped at the race, unscored
@@ -229,7 +229,7 @@ def test_the_race_cut_off_ends_self_play_at_the_race():
     with pytest.raises(InvalidArgument):  # the race model is for opposite-direction games
         s = tawla.get_ruleset("tawla31-saharat")
         n = NetEvaluator.initial(s, hidden=4)
-        native.backend.compiled("_fast").net_train(native.backend.params(s), n.w1, n.b1, n.w2, n.b2, 1, 1, 0.1, 10, one, two)
+        native.backend.compiled("_net_train").net_train(native.backend.params(s), n.w1, n.b1, n.w2, n.b2, 1, 1, 0.1, 10, one, two)
     cfg = TrainConfig(ruleset="adi", games=60, hidden=8, chunk=60, eval_every=0, max_turns=200, race_cutoff=True)
     assert train(cfg).meta["config"]["race_cutoff"] is True
 

@@ -27,7 +27,7 @@ ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 def positions(net: NetEvaluator, n: int, seed: int = 4, explore: float = 0.1, race: bool = True) -> np.ndarray:
     one, _, _, two = eval_tables()
     tables = (one, two) if race else (None, None)
-    return native.backend.compiled("_fast").net_positions(native.backend.params(net.ruleset), net.w1, net.b1, net.w2, net.b2,
+    return native.backend.compiled("_net_train").net_positions(native.backend.params(net.ruleset), net.w1, net.b1, net.w2, net.b2,
                                          10 * n, seed, n, explore, 2000, *tables)
 
 
@@ -102,7 +102,7 @@ def test_ply2_targets_search_the_best_children_one_ply_deeper():
             top = np.argsort(eq0, kind="stable")[:2]  # the two best for the mover (lowest for the next)
             deep = o[top].copy()
             if plain[top].any():  # contact children: their own 1-ply values
-                deep[plain[top]] = native.backend.compiled("_fast").net_ply1_targets(
+                deep[plain[top]] = native.backend.compiled("_net_train").net_ply1_targets(
                     np.ascontiguousarray(kids[top][plain[top]]), p, net.w1, net.b1, net.w2, net.b2, one, two)
             eq = 2 * deep[:, 0] - 1 + deep[:, 1] - deep[:, 3] + deep[:, 2] - deep[:, 4]
             b = deep[int(np.argmin(eq))]
@@ -151,7 +151,7 @@ def test_rollouts_of_two_moves_average_the_replies_1ply_values():
             for d2 in range(1, 7):
                 child, plain = greedy_child(net, row, (d1, d2))
                 assert plain  # the test's positions stay in contact
-                t = native.backend.compiled("_fast").net_ply1_targets(child[None], p, net.w1, net.b1, net.w2, net.b2, one, two)[0]
+                t = native.backend.compiled("_net_train").net_ply1_targets(child[None], p, net.w1, net.b1, net.w2, net.b2, one, two)[0]
                 want += np.array([1 - t[0], t[3], t[4], t[1], t[2]]) / 36
         # the only randomness is the reply's roll: each output's mean within 4 standard errors
         np.testing.assert_allclose(target, want, atol=4 * 0.5 / np.sqrt(36 * k))
@@ -160,7 +160,7 @@ def test_rollouts_of_two_moves_average_the_replies_1ply_values():
 def test_rollout_targets_are_seeded_and_do_not_depend_on_the_chunks():
     net = shipped_net("backgammon")
     rows = positions(net, 300, seed=25)
-    f, p = native.backend.compiled("_fast"), native.backend.params(net.ruleset)
+    f, p = native.backend.compiled("_net_train"), native.backend.params(net.ruleset)
     one, _, _, two = eval_tables()
     a = search_targets(net, rows, trials=36, horizon=2, seed=11)
     np.testing.assert_array_equal(a, search_targets(net, rows, trials=36, horizon=2, seed=11, threads=2))
@@ -214,12 +214,12 @@ def test_the_fit_moves_the_network_toward_the_targets():
     before = float(((n.outputs(rows) - t) ** 2).mean())
     order = np.random.default_rng(0).permutation(len(rows)).astype(np.int64)
     for _ in range(3):
-        native.backend.compiled("_fast").net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t, order, 0.1)
+        native.backend.compiled("_net_train").net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t, order, 0.1)
     assert float(((n.outputs(rows) - t) ** 2).mean()) < 0.5 * before
     with pytest.raises(InvalidArgument):
-        native.backend.compiled("_fast").net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t, np.array([len(rows)], np.int64), 0.1)
+        native.backend.compiled("_net_train").net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t, np.array([len(rows)], np.int64), 0.1)
     with pytest.raises(InvalidArgument):
-        native.backend.compiled("_fast").net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t[:-1], order[:-1], 0.1)
+        native.backend.compiled("_net_train").net_fit(p, n.w1, n.b1, n.w2, n.b2, rows, t[:-1], order[:-1], 0.1)
 
 
 def test_a_resumed_run_equals_one_that_never_stopped(tmp_path):

@@ -79,7 +79,7 @@ CALLS = {
                                 lambda: (np.array([0.3, 0.6, 0.2, 0.01, 0.1, 0.005]),)),
 }
 if native.available():
-    CALLS["game_results"] = (lambda R: native.backend.compiled("_fast").game_results(R, native.backend.params(BG)), lambda: (_rows("backgammon"),))
+    CALLS["game_results"] = (lambda R: native.backend.compiled("_movegen").game_results(R, native.backend.params(BG)), lambda: (_rows("backgammon"),))
     CALLS["validate_rows"] = (lambda R: native.validate_rows(R, BG), lambda: (_rows("backgammon"),))
 
 

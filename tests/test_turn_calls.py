@@ -155,9 +155,9 @@ def test_native_dispatches_to_the_compiled_calls_when_present(monkeypatch):
         turn_steps=lambda *a: calls.append(("steps", a)) or ([], [], False),
         turn_finals=lambda *a: calls.append(("finals", a)) or [],
     )
-    monkeypatch.setattr(movegen, "_fast", fake)
+    monkeypatch.setattr(movegen, "_turns", fake)
     monkeypatch.setattr(movegen, "turn_params", lambda ruleset: ("params of", ruleset.name))
-    monkeypatch.setattr(native.backend, "_MODULES", {"_fast": fake})
+    monkeypatch.setattr(native.backend, "_MODULES", {"_turns": fake})
     monkeypatch.setattr(native.backend, "_DEFAULT", "fast")
     assert native.turn_engine() == "fast"
     assert native.turn_steps(row, (3, 1), (), r) == ([], [], False)
@@ -170,7 +170,7 @@ def test_native_dispatches_to_the_compiled_calls_when_present(monkeypatch):
     assert native.turn_engine() == "reference"
     assert native.turn_finals(row, (3, 1), (), r) == rt.turn_finals(r, row, (3, 1), ())
     assert len(calls) == 2
-    monkeypatch.setattr(movegen, "_fast", None)
+    monkeypatch.setattr(movegen, "_turns", None)
     native.backend.set_default_engine("fast")
     assert native.turn_engine() == "reference"
     assert native.turn_steps(row, (3, 1), (), r) == rt.turn_steps(r, row, (3, 1), ())
@@ -178,7 +178,7 @@ def test_native_dispatches_to_the_compiled_calls_when_present(monkeypatch):
 
 
 def test_the_compiled_calls_are_used_where_built():
-    assert (movegen._fast is not None) == native.available()
+    assert (movegen._turns is not None) == native.available()
     if native.default_engine() == "fast":
         assert native.turn_engine() == "fast"
 

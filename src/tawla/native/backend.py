@@ -26,19 +26,23 @@ __all__ = ["COMPILED_API", "PARTS", "available", "default_engine", "set_default_
 COMPILED_API: dict[str, tuple[str, ...]] = {
     "_params": ("Params", "C_CODES", "KIND_NAMES"),
     "_codec": ("flip_row", "flip_rows"),
+    "_movegen": ("validate_rows", "expand", "expand_all_rolls", "is_over", "game_results", "playout",
+                 "next_turn_row", "_clear_buffer_cache"),
+    "_turns": ("legal_sequences", "count_moves", "legal_moves", "turn_steps", "turn_finals", "turn_lit",
+               "turn_step", "play_hops"),
+    "_dice": ("throw_dice", "throw_dice_saving", "rng_restore", "rng_snapshot_check"),
+    "_steps": ("step_tuples", "format_steps"),
+    "_eval": ("n_features", "features_bg", "linear_bg", "race_bg", "race_sides", "eval_ends", "eval_bg",
+              "nohit_contact"),
+    "_net": ("NET_INPUTS", "NET_OUTPUTS", "NET_MAX_HIDDEN", "net_inputs", "net_outputs", "net_columns",
+             "net_eval_bg", "NetChooser"),
+    "_net_train": ("net_train", "net_positions", "net_ply1_targets", "net_ply2_targets", "net_rollout_targets",
+                   "net_fit"),
     "_bearoff": ("build_one_sided", "build_two_sided"),
-    "_fast": ("validate_rows", "expand", "expand_all_rolls", "is_over", "game_results",
-              "playout", "legal_sequences", "count_moves", "legal_moves", "turn_steps", "turn_finals",
-              "turn_lit", "turn_step", "play_hops", "throw_dice", "throw_dice_saving", "rng_restore",
-              "next_turn_row", "step_tuples", "format_steps", "net_inputs", "net_outputs", "net_columns",
-              "net_eval_bg", "NetChooser", "net_train", "net_positions", "net_ply1_targets",
-              "net_ply2_targets", "net_rollout_targets", "net_fit"),
-    "_evaluate_c": ("n_features", "features_bg", "linear_bg", "race_bg", "race_sides", "eval_ends", "eval_bg",
-                    "nohit_contact"),
 }
-"""Each compiled module of this package and the names it must define."""
+"""Each compiled module of this package (``csrc/cython``) and the names it must define."""
 
-PARTS = {"engine": "_fast", "eval": "_evaluate_c", "net": "_fast", "bearoff": "_bearoff"}
+PARTS = {"engine": "_movegen", "eval": "_eval", "net": "_net", "bearoff": "_bearoff"}
 """The parts :func:`available` answers for, and the compiled module of each."""
 
 

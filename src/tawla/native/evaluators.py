@@ -29,88 +29,88 @@ __all__ = ["n_features", "features_bg", "linear_bg", "race_bg", "race_sides", "e
 
 def n_features() -> int:
     """The number of features of the linear contact model of backgammon and adi."""
-    return compiled("_evaluate_c").n_features()
+    return compiled("_eval").n_features()
 
 
 def features_bg(rows: np.ndarray) -> np.ndarray:
     """float64[N, n_features()]: the linear model's features of backgammon-geometry rows."""
-    return compiled("_evaluate_c").features_bg(rows)
+    return compiled("_eval").features_bg(rows)
 
 
 def linear_bg(rows: np.ndarray, weights: np.ndarray, cube: bool) -> np.ndarray:
     """float64[N, 6]: the linear contact model (``weights`` float64[5, n_features()]); ``cube``:
     backgammons count."""
-    return compiled("_evaluate_c").linear_bg(rows, weights, cube)
+    return compiled("_eval").linear_bg(rows, weights, cube)
 
 
 def race_bg(rows: np.ndarray, one: np.ndarray, two: np.ndarray) -> np.ndarray:
     """float64[N, 6]: the race model of opposite-geometry rows with no contact."""
-    return compiled("_evaluate_c").race_bg(rows, one, two)
+    return compiled("_eval").race_bg(rows, one, two)
 
 
 def race_sides(me: np.ndarray, opp: np.ndarray, one: np.ndarray, two: np.ndarray, checkers_left: bool) -> np.ndarray:
     """float64[N, 6]: the race model of two sides (int32[N, 26] each, in their own numbering);
     ``checkers_left``: column 0 is tawla31's expected points (RULES.md §5.7)."""
-    return compiled("_evaluate_c").race_sides(me, opp, one, two, checkers_left)
+    return compiled("_eval").race_sides(me, opp, one, two, checkers_left)
 
 
 def eval_ends(rows: np.ndarray, r: Ruleset, one: np.ndarray, two: np.ndarray) -> tuple:
     """The rows no contact model sees: ``(out float64[N, 6], kind uint8[N])``, ``kind`` 1 lost,
     2 won, 3 a race, 4 a draw (``out`` their values; the game ends from the engine's one
     game-result function without the frozen test), 0 contact (``out`` zero)."""
-    return compiled("_evaluate_c").eval_ends(rows, params(r), one, two)
+    return compiled("_eval").eval_ends(rows, params(r), one, two)
 
 
 def eval_bg(rows: np.ndarray, weights: np.ndarray, r: Ruleset, one: np.ndarray, two: np.ndarray) -> tuple:
     """:func:`eval_ends`, then the linear contact model on the contact rows, in one pass:
     ``(out float64[N, 6], kind uint8[N])``."""
-    return compiled("_evaluate_c").eval_bg(rows, weights, params(r), one, two)
+    return compiled("_eval").eval_bg(rows, weights, params(r), one, two)
 
 
 def nohit_contact(rows: np.ndarray, r: Ruleset) -> np.ndarray:
     """float64[N, 6]: the effective-pip contact model of the no-hit games."""
-    return compiled("_evaluate_c").nohit_contact(rows, params(r))
+    return compiled("_eval").nohit_contact(rows, params(r))
 
 
 def net_sizes() -> tuple[int, int, int]:
     """``(inputs, outputs, most hidden units)`` of the compiled networks."""
-    fast = compiled("_fast")
+    fast = compiled("_net")
     return fast.NET_INPUTS, fast.NET_OUTPUTS, fast.NET_MAX_HIDDEN
 
 
 def net_inputs(rows: np.ndarray, r: Ruleset, checked: bool = False) -> np.ndarray:
     """float32[N, inputs]: the network inputs of rows (validated first when ``checked``)."""
-    return compiled("_fast").net_inputs(rows, params(r), checked)
+    return compiled("_net").net_inputs(rows, params(r), checked)
 
 
 def net_outputs(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, checked: bool = False) -> np.ndarray:
     """float32[N, outputs]: a network's raw (sigmoid) outputs."""
-    return compiled("_fast").net_outputs(rows, params(r), w1, b1, w2, b2, checked)
+    return compiled("_net").net_outputs(rows, params(r), w1, b1, w2, b2, checked)
 
 
 def net_columns(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, checked: bool = False) -> np.ndarray:
     """float64[N, 6]: a network's outputs as the evaluation columns of ``r``'s scoring."""
-    return compiled("_fast").net_columns(rows, params(r), w1, b1, w2, b2, checked)
+    return compiled("_net").net_columns(rows, params(r), w1, b1, w2, b2, checked)
 
 
 def net_eval(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, one: np.ndarray, two: np.ndarray) -> np.ndarray:
     """float64[N, 6] in one pass: a finished game or a race as :func:`eval_ends` values it, the
     contact rows by the network."""
-    return compiled("_fast").net_eval_bg(rows, params(r), w1, b1, w2, b2, one, two)
+    return compiled("_net").net_eval_bg(rows, params(r), w1, b1, w2, b2, one, two)
 
 
 def net_chooser(r: Ruleset, w1, b1, w2, b2, one: np.ndarray, two: np.ndarray):
     """A compiled 0-ply move chooser: ``chooser.choose(row, dice, ruleset)`` returns the legal
     move whose result :func:`net_eval` values best for the mover, or None (game over, no move).
     The arrays are kept, not copied."""
-    return compiled("_fast").NetChooser(params(r), w1, b1, w2, b2, one, two)
+    return compiled("_net").NetChooser(params(r), w1, b1, w2, b2, one, two)
 
 
 def net_train(r: Ruleset, w1, b1, w2, b2, n_games: int, seed: int, alpha: float, max_turns: int,
               race_one=None, race_two=None) -> tuple:
     """TD(0) self-play of ``n_games`` games, the weights updated in place: ``(length int32[n],
     winner int8[n], points int16[n])``."""
-    return compiled("_fast").net_train(params(r), w1, b1, w2, b2, n_games, seed, alpha, max_turns, race_one,
+    return compiled("_net_train").net_train(params(r), w1, b1, w2, b2, n_games, seed, alpha, max_turns, race_one,
                                        race_two)
 
 
@@ -118,26 +118,26 @@ def net_positions(r: Ruleset, w1, b1, w2, b2, n_games: int, seed: int, cap: int,
                   race_one=None, race_two=None) -> np.ndarray:
     """uint8[M, 56], M <= cap: positions of the network's own games (a share ``explore`` of
     plays random)."""
-    return compiled("_fast").net_positions(params(r), w1, b1, w2, b2, n_games, seed, cap, explore, max_turns,
+    return compiled("_net_train").net_positions(params(r), w1, b1, w2, b2, n_games, seed, cap, explore, max_turns,
                                            race_one, race_two)
 
 
 def net_ply1_targets(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, race_one=None, race_two=None) -> np.ndarray:
     """float32[N, outputs]: each row's 1-ply search value with the network (training targets)."""
-    return compiled("_fast").net_ply1_targets(rows, params(r), w1, b1, w2, b2, race_one, race_two)
+    return compiled("_net_train").net_ply1_targets(rows, params(r), w1, b1, w2, b2, race_one, race_two)
 
 
 def net_ply2_targets(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, prune: int, race_one=None,
                      race_two=None) -> np.ndarray:
     """float32[N, outputs]: each row's pruned 2-ply search value (``prune`` moves kept a roll)."""
-    return compiled("_fast").net_ply2_targets(rows, params(r), w1, b1, w2, b2, prune, race_one, race_two)
+    return compiled("_net_train").net_ply2_targets(rows, params(r), w1, b1, w2, b2, prune, race_one, race_two)
 
 
 def net_rollout_targets(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, trials: int, horizon: int, seed: int,
                         first: int = 0, race_one=None, race_two=None) -> np.ndarray:
     """float32[N, outputs]: truncated 0-ply rollouts of ``trials`` games of ``horizon`` turns per
     row (row ``i`` seeded as trial stream ``first + i`` of ``seed``)."""
-    return compiled("_fast").net_rollout_targets(rows, params(r), w1, b1, w2, b2, trials, horizon, seed, first,
+    return compiled("_net_train").net_rollout_targets(rows, params(r), w1, b1, w2, b2, trials, horizon, seed, first,
                                                  race_one, race_two)
 
 
@@ -145,7 +145,7 @@ def net_fit(r: Ruleset, w1, b1, w2, b2, rows: np.ndarray, targets: np.ndarray, o
             alpha: float) -> float:
     """One pass of gradient descent on ``targets`` (float32[N, outputs]) in ``order`` (int64[N]),
     the weights updated in place; the mean squared error before each step."""
-    return compiled("_fast").net_fit(params(r), w1, b1, w2, b2, rows, targets, order, alpha)
+    return compiled("_net_train").net_fit(params(r), w1, b1, w2, b2, rows, targets, order, alpha)
 
 
 def build_one_sided(checkers: int) -> tuple[np.ndarray, np.ndarray]:

@@ -29,7 +29,10 @@ __all__ = ["flip_row", "flip_rows", "validate_rows", "is_over", "game_results", 
            "rng_restore", "step_tuples", "format_steps", "expand", "expand_all_rolls", "playout", "turn_engine",
            "turn_steps", "turn_lit", "turn_step", "turn_finals", "play_hops"]
 
-_fast = _MODULES.get("_fast")
+_movegen = _MODULES.get("_movegen")
+_turns = _MODULES.get("_turns")
+_dice = _MODULES.get("_dice")
+_steps = _MODULES.get("_steps")
 _codec = _MODULES.get("_codec")
 
 
@@ -60,16 +63,16 @@ def validate_rows(arr: np.ndarray, r: Ruleset) -> None:
     ------
     tawla.errors.InvalidPosition
     """
-    if _fast is not None:
-        _fast.validate_rows(arr, params(r))
+    if _movegen is not None:
+        _movegen.validate_rows(arr, params(r))
     else:
         _validate_rows_py(arr, r)
 
 
 def is_over(row: bytes, r: Ruleset) -> bool:
     """Whether the game of a row is over (15 off, quadrant lock, mother rule, frozen)."""
-    if _fast is not None:
-        return _fast.is_over(row, turn_params(r))
+    if _movegen is not None:
+        return _movegen.is_over(row, turn_params(r))
     return _ref_scoring.game_result(r, row) is not None
 
 
@@ -92,8 +95,8 @@ def game_results(rows: np.ndarray, r: Ruleset, *, frozen_test: bool = True) -> t
     kind : int8[N]
         A :class:`tawla.core.results.ResultKind` code, -1 while the game goes on.
     """
-    if _fast is not None:
-        over, winner, kind, points = _fast.game_results(np.ascontiguousarray(rows, dtype=np.uint8), turn_params(r),
+    if _movegen is not None:
+        over, winner, kind, points = _movegen.game_results(np.ascontiguousarray(rows, dtype=np.uint8), turn_params(r),
                                                         frozen_test)
         return over, winner, points, kind
     n = len(rows)
@@ -112,15 +115,15 @@ def game_results(rows: np.ndarray, r: Ruleset, *, frozen_test: bool = True) -> t
 def next_turn_row(after: bytes, r: Ruleset) -> tuple:
     """``(row, over)``: the row ``after`` reached by a move (the mover's seat) seen from the
     other seat (:func:`flip_row`), and :func:`is_over` of it; one compiled call where built."""
-    if _fast is not None:
-        return _fast.next_turn_row(after, turn_params(r))
+    if _movegen is not None:
+        return _movegen.next_turn_row(after, turn_params(r))
     row = flip_row(after, r)
     return row, is_over(row, r)
 
 
 def game_result(row: bytes, r: Ruleset, cube: int = 1):
     """The :class:`~tawla.core.results.GameResult` of a row, or None while the game goes on."""
-    if _fast is not None and not _fast.is_over(row, turn_params(r)):
+    if _movegen is not None and not _movegen.is_over(row, turn_params(r)):
         return None
     return _ref_scoring.game_result(r, row, cube)
 
@@ -131,22 +134,22 @@ def legal_sequences(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:
 
     ``dice`` is a checked roll; ``engine`` as for :func:`resolve_engine`.
     """
-    if _fast is not None and resolve_engine(engine) == "fast":
+    if _movegen is not None and _turns is not None and resolve_engine(engine) == "fast":
         p = turn_params(r)
-        if _fast.is_over(row, p):
+        if _movegen.is_over(row, p):
             return []
-        return _fast.legal_sequences(row, dice, p)
+        return _turns.legal_sequences(row, dice, p)
     return _ref_batch.legal_sequences(r, row, dice)
 
 
 def legal_moves(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:
     """:func:`legal_sequences` as :class:`~tawla.core.moves.Move` objects (built by the
     compiled engine where it can)."""
-    if _fast is not None and resolve_engine(engine) == "fast":
+    if _movegen is not None and _turns is not None and resolve_engine(engine) == "fast":
         p = turn_params(r)
-        if _fast.is_over(row, p):
+        if _movegen.is_over(row, p):
             return []
-        return _fast.legal_moves(row, tuple(dice), p, r)
+        return _turns.legal_moves(row, tuple(dice), p, r)
     return [Move(steps, dice, ended, row, after, r)
             for steps, after, ended in legal_sequences(row, dice, r, engine)]
 
@@ -155,11 +158,11 @@ def count_moves(row: bytes, dice: tuple, r: Ruleset, engine=None):
     """``len(legal_moves(row, dice, r, engine))`` without building the moves, on the compiled
     engine, which keeps the search for the :func:`legal_moves` of the same row and dice that
     may follow; None on the reference engine (build the moves instead)."""
-    if _fast is not None and resolve_engine(engine) == "fast":
+    if _movegen is not None and _turns is not None and resolve_engine(engine) == "fast":
         p = turn_params(r)
-        if _fast.is_over(row, p):
+        if _movegen.is_over(row, p):
             return 0
-        return _fast.count_moves(row, dice, p)
+        return _turns.count_moves(row, dice, p)
     return None
 
 
@@ -167,8 +170,8 @@ def throw_dice(rng) -> tuple:
     """Two dice from a ``numpy.random.Generator``: the values, and the generator's state after
     them, of ``(int(rng.integers(1, 7)), int(rng.integers(1, 7)))``, drawn in one compiled
     call where the fast engine is built."""
-    if _fast is not None:
-        return _fast.throw_dice(rng.bit_generator)
+    if _dice is not None:
+        return _dice.throw_dice(rng.bit_generator)
     return int(rng.integers(1, 7)), int(rng.integers(1, 7))
 
 
@@ -176,16 +179,16 @@ def throw_dice_saving(rng) -> tuple:
     """``(dice, snapshot)``: :func:`throw_dice`, and the state of ``rng`` before the dice
     for :func:`rng_restore` (a raw copy in compiled code for numpy's PCG64 where the fast
     engine is built, else the ``bit_generator.state`` dict)."""
-    if _fast is not None:
-        return _fast.throw_dice_saving(rng.bit_generator)
+    if _dice is not None:
+        return _dice.throw_dice_saving(rng.bit_generator)
     saved = rng.bit_generator.state
     return throw_dice(rng), saved
 
 
 def rng_restore(rng, snapshot) -> None:
     """Put back the state of ``rng`` saved by :func:`throw_dice_saving`."""
-    if _fast is not None:
-        _fast.rng_restore(rng.bit_generator, snapshot)
+    if _dice is not None:
+        _dice.rng_restore(rng.bit_generator, snapshot)
     else:
         rng.bit_generator.state = snapshot
 
@@ -194,16 +197,16 @@ def step_tuples(steps) -> tuple:
     """``((from_point, to_point, die), ...)`` of a sequence of single Steps, as a match's
     event log keeps a move (compiled where the fast engine is built: tuples the cycle
     collector does not follow)."""
-    if _fast is not None:
-        return _fast.step_tuples(steps)
+    if _steps is not None:
+        return _steps.step_tuples(steps)
     return tuple((s[0], s[1], s[2]) for s in steps)
 
 
 def format_steps(steps) -> str:
     """:func:`tawla.core.steps.format_steps` (the same text; compiled where the fast engine is
     built)."""
-    if _fast is not None:
-        return _fast.format_steps(steps)
+    if _steps is not None:
+        return _steps.format_steps(steps)
     return _format_steps_py(steps)
 
 
@@ -211,16 +214,16 @@ def expand(arr: np.ndarray, dice: np.ndarray, r: Ruleset, engine=None):
     """Children and parents of every row (:func:`tawla.expand`) without validation: ``arr``
     (``uint8[N, 56]``) holds valid rows of ``r`` and ``dice`` (``uint8[N, 2]``) values in
     1..6, both C-contiguous (only the shapes are checked here)."""
-    if _fast is not None and resolve_engine(engine) == "fast":
-        return _fast.expand(arr, dice, params(r), False)
+    if _movegen is not None and resolve_engine(engine) == "fast":
+        return _movegen.expand(arr, dice, params(r), False)
     return _ref_batch.expand(r, arr, dice)
 
 
 def expand_all_rolls(arr: np.ndarray, r: Ruleset, engine=None):
     """Children, parents and roll indices for all 21 rolls (:func:`tawla.expand_all_rolls`)
     of valid rows ``uint8[N, 56]`` of ``r`` (not validated here)."""
-    if _fast is not None and resolve_engine(engine) == "fast":
-        return _fast.expand_all_rolls(arr, params(r), False)
+    if _movegen is not None and resolve_engine(engine) == "fast":
+        return _movegen.expand_all_rolls(arr, params(r), False)
     from_rolls = np.repeat(arr, 21, axis=0)
     children, par = _ref_batch.expand(r, from_rolls, np.tile(ROLLS, (arr.shape[0], 1)))
     return children, par // 21, par % 21
@@ -228,8 +231,8 @@ def expand_all_rolls(arr: np.ndarray, r: Ruleset, engine=None):
 
 def playout(r: Ruleset, n_games: int, seed: int, max_turns: int, engine=None):
     """Random games: ``(engine used, length, winner, kind, points)`` (:func:`tawla.playout`)."""
-    if _fast is not None and resolve_engine(engine) == "fast":
-        return ("fast",) + tuple(_fast.playout(params(r), n_games, seed & (2**64 - 1), max_turns))
+    if _movegen is not None and resolve_engine(engine) == "fast":
+        return ("fast",) + tuple(_movegen.playout(params(r), n_games, seed & (2**64 - 1), max_turns))
     return ("reference",) + tuple(_ref_batch.playout(r, n_games, seed, max_turns))
 
 
@@ -237,7 +240,7 @@ def turn_engine(engine=None) -> str:
     """The engine :func:`turn_steps` and :func:`turn_finals` run on: ``"fast"`` when the
     compiled module has them and ``engine`` (:func:`resolve_engine`) is the fast one, else
     ``"reference"``."""
-    return "fast" if _fast is not None and resolve_engine(engine) == "fast" else "reference"
+    return "fast" if _turns is not None and resolve_engine(engine) == "fast" else "reference"
 
 
 def turn_steps(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> tuple:
@@ -265,8 +268,8 @@ def turn_steps(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) ->
     tawla.errors.IllegalMove
         A played hop that is not a legal next step.
     """
-    if _fast is not None and resolve_engine(engine) == "fast":
-        return _fast.turn_steps(row, dice, played_hops, turn_params(r))
+    if _turns is not None and resolve_engine(engine) == "fast":
+        return _turns.turn_steps(row, dice, played_hops, turn_params(r))
     return _ref_turn.turn_steps(r, row, dice, played_hops)
 
 
@@ -279,8 +282,8 @@ def turn_lit(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -> t
     tawla.errors.IllegalMove
         A played hop that is not a legal next step.
     """
-    if _fast is not None and resolve_engine(engine) == "fast":
-        return _fast.turn_lit(row, dice, played_hops, turn_params(r))
+    if _turns is not None and resolve_engine(engine) == "fast":
+        return _turns.turn_lit(row, dice, played_hops, turn_params(r))
     singles, combined, ended = turn_steps(row, dice, played_hops, r, engine)
     return tuple(x if type(x) is Step else Step._make(x) for x in (*singles, *combined)), bool(ended)
 
@@ -298,8 +301,8 @@ def turn_step(row: bytes, dice: tuple, played_hops: tuple, lit: tuple, from_poin
         None when no step or several match, or without the compiled engine: the caller then
         chooses the step itself.
     """
-    if _fast is not None and resolve_engine(engine) == "fast":
-        return _fast.turn_step(row, dice, played_hops, lit, from_point, to_point, want, turn_params(r))
+    if _turns is not None and resolve_engine(engine) == "fast":
+        return _turns.turn_step(row, dice, played_hops, lit, from_point, to_point, want, turn_params(r))
     return None
 
 
@@ -317,8 +320,8 @@ def turn_finals(row: bytes, dice: tuple, played_hops, r: Ruleset, engine=None) -
     tawla.errors.IllegalMove
         A played hop that is not a legal next step.
     """
-    if _fast is not None and resolve_engine(engine) == "fast":
-        return _fast.turn_finals(row, dice, played_hops, turn_params(r))
+    if _turns is not None and resolve_engine(engine) == "fast":
+        return _turns.turn_finals(row, dice, played_hops, turn_params(r))
     return _ref_turn.turn_finals(r, row, dice, played_hops)
 
 
@@ -331,8 +334,8 @@ def play_hops(row: bytes, hops, r: Ruleset, engine=None) -> tuple:
     -------
     (bytes, tuple of Step)
     """
-    if _fast is not None and resolve_engine(engine) == "fast":
-        out = _fast.play_hops(row, hops, turn_params(r))
+    if _turns is not None and resolve_engine(engine) == "fast":
+        out = _turns.play_hops(row, hops, turn_params(r))
         if out is not None:
             return out
     after, hits = _ref_turn.after_hops(r, row, hops)

@@ -1,12 +1,26 @@
-# Included by _fast.pyx: the searches of one position for one roll, Move values and
-# step-by-step play (the turn calls of tawla.native). Names here are module names of _fast.
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""One position at a time in C: the legal moves of a roll (``tw_sequences``) as
+:class:`tawla.Move` values, and step-by-step play of a turn (RULES.md 1.3, ``tw_turn``). The
+search context is shared by the calls of this module (and, through ``_turns.pxd``, by the
+network's move chooser in ``_net``), under the GIL.
+"""
+
+import operator
+
+from libc.stdint cimport uint8_t, uint64_t
+from libc.stdlib cimport malloc, free
 
 from libc.stdint cimport uint32_t
 from libc.string cimport memcmp, memcpy, memset
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
+from tawla_engine cimport *
+from tawla.native._params cimport Params
+
 from tawla.core.moves import Move
+from tawla.core.steps import Step
+from tawla.errors import IllegalMove, InvalidDice, InvalidId, UnsupportedRuleset
 
 cdef extern from *:
     """
@@ -89,7 +103,7 @@ cdef int _memo_d1 = 0, _memo_d2 = 0
 cdef Py_ssize_t _memo_n = 0
 
 
-cdef Py_ssize_t _search(bytes row, dice, Params params) except -1:
+cdef Py_ssize_t search(bytes row, dice, Params params) except -1:
     """Search ``row`` with ``dice`` into the shared context: ``c.rec[0..n)`` the kept sequences,
     one per distinct result; returns n. The last search is kept, so that asking again for
     the same row, dice and params (the count of a roll, then its moves) searches nothing."""
@@ -126,7 +140,7 @@ cdef Py_ssize_t _search(bytes row, dice, Params params) except -1:
 cdef list _kept(bytes row, dice, Params params, ruleset):
     """The kept sequences of a row, one per distinct result: ``(steps, after, ended)``, or
     :class:`tawla.Move` objects of ``dice`` and ``ruleset`` when ``ruleset`` is given."""
-    cdef Py_ssize_t i, n = _search(row, dice, params)
+    cdef Py_ssize_t i, n = search(row, dice, params)
     cdef tw_rec *r
     out = []
     for i in range(n):
@@ -222,7 +236,7 @@ def legal_sequences(bytes row, dice, Params params):
 def count_moves(bytes row, dice, Params params):
     """How many legal moves (distinct results) :func:`legal_sequences` finds; the search is kept
     for a following :func:`legal_moves` or :func:`legal_sequences` of the same row and dice."""
-    return _search(row, dice, params)
+    return search(row, dice, params)
 
 
 def legal_moves(bytes row, tuple dice, Params params, ruleset):
@@ -481,3 +495,21 @@ def play_hops(bytes row, played_hops, Params params):
         b[t] += 1
         steps.append(_step(a, t, d, hit))
     return (<char *> b)[:56], tuple(steps)
+
+
+# --- what the network's move chooser (_net.NetChooser) reads of the last search -------------------
+cdef const tw_rec *seq_rec(Py_ssize_t i) noexcept:
+    """The i-th kept sequence of the last :func:`search`."""
+    return &_seq_ctx.rec[i]
+
+
+cdef object move_of(const tw_rec *r, bytes row, tuple dice, ruleset):
+    """A :class:`tawla.Move` of a kept sequence, as :func:`legal_moves` builds it."""
+    m = tw_alloc(Move)
+    tw_put(m, _O_STEPS, _steps_of(r))
+    tw_put(m, _O_DICE, dice)
+    tw_put(m, _O_ENDED, True if r.ended else False)
+    tw_put(m, _O_SOURCE, row)
+    tw_put(m, _O_AFTER, (<char *> r.row)[:56])
+    tw_put(m, _O_RULESET, ruleset)
+    return m

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""C versions of tawla.evaluate's models: the backgammon linear contact model, the race model
+"""C versions of tawla.evaluation's models: the backgammon linear contact model, the race model
 and the no-hit games' effective-pip model (csrc/tw_eval*.c).
 
 Each equals its numpy version in tawla.evaluate (same features, same order; tests check it);
@@ -13,6 +13,7 @@ cimport numpy as cnp
 
 from tawla_engine cimport *
 from tawla.native._params cimport Params
+from tawla.native._race cimport race_view
 
 from tawla.errors import InvalidArgument, InvalidPosition
 
@@ -61,21 +62,11 @@ def linear_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, bint cube)
     return out
 
 
-cdef tw_race_tables _race_tables(const double[:, :, ::1] one, const double[::1] two):
-    cdef tw_race_tables t
-    t.one = &one[0, 0, 0]
-    t.s0 = one.strides[0] // sizeof(double)
-    t.s1 = one.strides[1] // sizeof(double)
-    t.n2 = one.shape[2]
-    t.two = &two[0]
-    return t
-
-
 def race_bg(const cnp.uint8_t[:, ::1] rows, const double[:, :, ::1] one, const double[::1] two):
     """float64[N, 6]: the race model for opposite-geometry rows with no contact."""
     cdef Py_ssize_t i, n = rows.shape[0]
     _check_rows(rows)
-    cdef tw_race_tables t = _race_tables(one, two)
+    cdef tw_race_tables t = race_view(one, two)
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] o = out
     with nogil:
@@ -102,7 +93,7 @@ def race_sides(const int[:, ::1] me, const int[:, ::1] opp, const double[:, :, :
             so += opp[i, j]
         if sm > 15 or so > 15:
             raise InvalidPosition("race_sides: more than 15 checkers on a side")
-    cdef tw_race_tables t = _race_tables(one, two)
+    cdef tw_race_tables t = race_view(one, two)
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] o = out
     with nogil:
@@ -119,7 +110,7 @@ def eval_ends(const cnp.uint8_t[:, ::1] rows, Params params, const double[:, :, 
     _check_rows(rows)
     cdef tw_geo g
     tw_geo_init(&g, params.p.same, params.p.contact == TW_PIN)
-    cdef tw_race_tables t = _race_tables(one, two)
+    cdef tw_race_tables t = race_view(one, two)
     out = np.zeros((n, 6), dtype=np.float64)
     kind_np = np.zeros(n, dtype=np.uint8)
     cdef double[:, ::1] o = out
@@ -142,7 +133,7 @@ def eval_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, Params param
     _check_weights(W)
     cdef tw_geo g
     tw_geo_init(&g, params.p.same, params.p.contact == TW_PIN)
-    cdef tw_race_tables t = _race_tables(one, two)
+    cdef tw_race_tables t = race_view(one, two)
     out = np.zeros((n, 6), dtype=np.float64)
     kind_np = np.zeros(n, dtype=np.uint8)
     cdef double[:, ::1] o = out

@@ -1,16 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The fast engine: move generation, batch expansion, step-by-step play and random playouts in C.
+"""Move generation in C for batches: validation, the children of rows (one roll each, or all 21),
+game results and random playouts (``csrc/movegen``).
 
-One generator for every ruleset, parameterised by :class:`Params` (the ruleset as a
-small C struct, built by ``tawla.native.params`` from ``tawla.rules.params.native_params``). The C core is ``csrc/tawla_engine.h``
-(declared in ``tawla_engine.pxd``); this module validates inputs, releases the GIL around
-the loops and hands the results to numpy without a Python object per child.
+One generator for every ruleset, parameterised by :class:`tawla.native._params.Params` (the
+ruleset's one parameter block). This module validates inputs, releases the GIL around the loops
+and hands the results to numpy without a Python object per child.
 
 Rows are packed positions (``uint8[56]``, :mod:`tawla.core.layout`), seen from the player
 to move.
 """
-
-import operator
 
 import numpy as np
 cimport numpy as cnp
@@ -21,10 +19,7 @@ from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_De
 from tawla_engine cimport *
 from tawla.native._params cimport Params, validate_batch, row_over
 
-from tawla.errors import (IllegalMove, InvalidArgument, InvalidDice, InvalidId, InvalidPosition,
-                          UnsupportedRuleset)
-from tawla.native._params import C_CODES, KIND_NAMES
-from tawla.core.steps import Step
+from tawla.errors import InvalidArgument, InvalidDice, InvalidId
 
 
 cnp.import_array()
@@ -220,13 +215,6 @@ def expand_all_rolls(const uint8_t[:, ::1] positions, Params params, bint checke
             _own_array(rol.p, rol.bytes, 1, c.nout, 0, cnp.NPY_INT64))
 
 
-include "_fast_turns.pxi"
-include "_fast_match.pxi"
-include "_fast_net.pxi"
-include "_fast_net_train.pxi"
-include "_fast_net_play.pxi"
-
-
 # --- results and playouts ------------------------------------------------------------------------
 def is_over(bytes row, Params params):
     """Whether the game of a row is over (``Position.result() is not None``): 15 checkers off,
@@ -317,3 +305,27 @@ def playout(Params params, long n_games, unsigned long long seed, long max_turns
     if not ok:
         raise MemoryError()
     return length, winner, kind, points
+
+
+# --- end of a turn --------------------------------------------------------------------------------
+def next_turn_row(bytes after, Params params):
+    """The row a move reached, seen from the next mover's seat, and whether the game is over.
+
+    Parameters
+    ----------
+    after : bytes
+        A packed row (56 bytes) after a move, the mover's seat; not validated.
+    params : Params
+
+    Returns
+    -------
+    (bytes, bool)
+        The flipped row (``tawla.core.geometry.flip_row``) and ``is_over`` of it.
+    """
+    cdef tw_geo g
+    cdef unsigned char out[56]
+    if len(after) != 56:
+        raise InvalidId("a packed row has 56 bytes")
+    tw_geo_init(&g, params.p.same, 1)  # pin bits are carried over whatever the ruleset
+    tw_flip(&g, <const uint8_t *> after, out)
+    return out[:56], row_over(out, params)

@@ -1,7 +1,31 @@
-# Included by _fast.pyx: training of the neural evaluators of csrc/tw_net.h (tw_net_train.c) —
-# TD(0) self-play, the positions of self-play games, 1- and 2-ply search and truncated-rollout
-# targets and their fitting —
-# for tawla.training.
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Training of the neural evaluators of ``csrc/net`` (``tw_net_train.c``): TD(0) self-play, the
+positions of self-play games, 1- and 2-ply search and truncated-rollout targets and their
+fitting, for tawla.training.
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, int64_t
+
+from tawla_engine cimport *
+from tawla.native._params cimport Params, row_over, validate_batch
+from tawla.native._net cimport net_view
+from tawla.native._race cimport race_view
+
+from tawla.errors import InvalidArgument, InvalidPosition
+
+cnp.import_array()
+tw_eval_init()  # the shot tables of the hand features (this module's copy of the engine)
+tw_net_init()  # the table of the logistic function
+
+
+cdef _refuse_finished(Params params, const uint8_t[:, ::1] positions):
+    """Raise InvalidPosition for the first row whose game is over (the frozen test included)."""
+    cdef Py_ssize_t i
+    for i in range(positions.shape[0]):
+        if row_over(&positions[i, 0], params):
+            raise InvalidPosition(f"row {i} is a finished game")
 
 
 cdef const tw_race_tables *_race_view(Params params, race_one, race_two,
@@ -14,11 +38,7 @@ cdef const tw_race_tables *_race_view(Params params, race_one, race_two,
     if params.p.same:
         raise InvalidArgument("the race model serves opposite-direction games only")
     one, two = race_one, race_two
-    t.one = &one[0, 0, 0]
-    t.s0 = one.strides[0] // sizeof(double)
-    t.s1 = one.strides[1] // sizeof(double)
-    t.n2 = one.shape[2]
-    t.two = &two[0]
+    t[0] = race_view(one, two)
     return t
 
 
@@ -58,7 +78,7 @@ def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, 
     InvalidArgument
         Weights of other shapes, ``n_games`` < 0 or ``alpha`` not in (0, 10].
     """
-    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef int ok
     if n_games < 0:
         raise InvalidArgument(f"n_games must be >= 0, not {n_games}")
@@ -116,7 +136,7 @@ def net_positions(Params params, const float[:, ::1] w1, const float[::1] b1,
     InvalidArgument
         Weights of other shapes, ``n_games`` or ``cap`` < 0, ``explore`` not in [0, 1].
     """
-    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef tw_race_tables t
     cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
     cdef long got
@@ -153,16 +173,14 @@ def net_ply1_targets(const uint8_t[:, ::1] positions, Params params, const float
         A row that is not a position of the ruleset, or one whose game is over (when
         ``checked``).
     """
-    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef tw_race_tables t
     cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
     cdef Py_ssize_t n = positions.shape[0]
     cdef int ok
     if checked:
         validate_batch(params, positions)
-        over = game_results(positions, params)[0]
-        if np.any(over):
-            raise InvalidPosition(f"row {int(np.argmax(over))} is a finished game")
+        _refuse_finished(params, positions)
     out = np.zeros((n, TW_NET_NO), dtype=np.float32)
     if n == 0:
         return out
@@ -193,7 +211,7 @@ def net_ply2_targets(const uint8_t[:, ::1] positions, Params params, const float
     InvalidPosition
         As for :func:`net_ply1_targets`.
     """
-    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef tw_race_tables t
     cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
     cdef Py_ssize_t n = positions.shape[0]
@@ -202,9 +220,7 @@ def net_ply2_targets(const uint8_t[:, ::1] positions, Params params, const float
         raise InvalidArgument(f"prune must be 1..8, not {prune}")
     if checked:
         validate_batch(params, positions)
-        over = game_results(positions, params)[0]
-        if np.any(over):
-            raise InvalidPosition(f"row {int(np.argmax(over))} is a finished game")
+        _refuse_finished(params, positions)
     out = np.zeros((n, TW_NET_NO), dtype=np.float32)
     if n == 0:
         return out
@@ -239,7 +255,7 @@ def net_rollout_targets(const uint8_t[:, ::1] positions, Params params, const fl
     InvalidPosition
         As for :func:`net_ply1_targets`.
     """
-    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef tw_race_tables t
     cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
     cdef Py_ssize_t n = positions.shape[0]
@@ -248,9 +264,7 @@ def net_rollout_targets(const uint8_t[:, ::1] positions, Params params, const fl
         raise InvalidArgument(f"need trials >= 1, horizon >= 0 and first >= 0, not {trials}, {horizon}, {first}")
     if checked:
         validate_batch(params, positions)
-        over = game_results(positions, params)[0]
-        if np.any(over):
-            raise InvalidPosition(f"row {int(np.argmax(over))} is a finished game")
+        _refuse_finished(params, positions)
     out = np.zeros((n, TW_NET_NO), dtype=np.float32)
     if n == 0:
         return out
@@ -289,7 +303,7 @@ def net_fit(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, fl
     InvalidArgument
         Shapes that do not match, an index out of range, ``alpha`` out of range.
     """
-    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef Py_ssize_t n = positions.shape[0], m = order.shape[0]
     cdef double mse
     if positions.shape[1] != TW_W or targets.shape[0] != n or targets.shape[1] != TW_NET_NO:

@@ -1,6 +1,22 @@
-# Included by _fast.pyx: the neural evaluators of csrc/tw_net.h — their inputs, their outputs
-# over batches of rows and the one-pass backgammon evaluation — for tawla.evaluation.net
-# (their training: _fast_net_train.pxi).
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The neural evaluators of ``csrc/net`` — their inputs, their outputs over batches of rows,
+the one-pass evaluation (game ends, races, then the network) and the 0-ply move choice — for
+tawla.evaluation.net (their training: ``_net_train``).
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport uint8_t
+from libc.stdlib cimport malloc, free
+
+from tawla_engine cimport *
+from tawla.native._params cimport Params, validate_batch, row_over
+from tawla.native._race cimport race_view
+from tawla.native._turns cimport search, seq_rec, move_of
+
+from tawla.errors import InvalidArgument, InvalidId, InvalidPosition
+
+cnp.import_array()
 
 tw_eval_init()  # the shot tables of the hand features (this module's copy of the engine)
 tw_net_init()  # the table of the logistic function
@@ -11,7 +27,7 @@ NET_OUTPUTS = TW_NET_NO
 NET_MAX_HIDDEN = TW_NET_MAXH
 
 
-cdef tw_net _net_view(const float[:, ::1] w1, const float[::1] b1, const float[:, ::1] w2,
+cdef tw_net net_view(const float[:, ::1] w1, const float[::1] b1, const float[:, ::1] w2,
                       const float[::1] b2) except *:
     cdef tw_net n
     cdef Py_ssize_t nh = w1.shape[1]
@@ -64,7 +80,7 @@ def net_outputs(const uint8_t[:, ::1] positions, Params params, const float[:, :
     InvalidPosition
         A row that is not a position of the ruleset (when ``checked``).
     """
-    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef Py_ssize_t n = positions.shape[0]
     if checked:
         validate_batch(params, positions)
@@ -86,7 +102,7 @@ def net_columns(const uint8_t[:, ::1] positions, Params params, const float[:, :
     InvalidArgument, InvalidPosition
         As for :func:`net_outputs`.
     """
-    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef Py_ssize_t i, n = positions.shape[0]
     if checked:
         validate_batch(params, positions)
@@ -113,21 +129,88 @@ def net_eval_bg(const uint8_t[:, ::1] positions, Params params, const float[:, :
     InvalidArgument
         Weights of other shapes, or a same-direction ruleset.
     """
-    cdef tw_net net = _net_view(w1, b1, w2, b2)
+    cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef Py_ssize_t n = positions.shape[0]
     cdef tw_race_tables t
     if params.p.same:
         raise InvalidArgument("the one-pass evaluation serves opposite-direction games only")
     if positions.shape[1] != TW_W:
         raise InvalidPosition(f"rows must be uint8[N, {TW_W}], not [N, {positions.shape[1]}]")
-    t.one = &one[0, 0, 0]
-    t.s0 = one.strides[0] // sizeof(double)
-    t.s1 = one.strides[1] // sizeof(double)
-    t.n2 = one.shape[2]
-    t.two = &two[0]
+    t = race_view(one, two)
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] c = out
     if n:
         with nogil:
             tw_net_eval_bg(&params.p, &net, &positions[0, 0], n, &t, &c[0, 0])
     return out
+
+
+# --- a network's 0-ply move choice in one compiled pass, for tawla.bots.search -----------------
+cdef class NetChooser:
+    """The 0-ply choice of backgammon / adi positions with a network as their contact model.
+
+    Each legal move of :func:`legal_sequences` (their order) gives its result seen from the
+    opponent; these are valued as :func:`net_eval_bg` values them, and :meth:`choose` returns
+    the move whose result's equity is lowest for the opponent (the first such in that order).
+
+    Parameters
+    ----------
+    params : Params
+    w1, b1, w2, b2 : float32 arrays
+        The network, shapes as :func:`net_outputs` takes them (kept, not copied).
+    one, two : float64 arrays
+        The race model's tables, as for :func:`net_eval_bg` (kept, not copied).
+
+    Raises
+    ------
+    InvalidArgument
+        Weights of other shapes, or a same-direction ruleset.
+    """
+
+    cdef Params params
+    cdef tw_net net
+    cdef tw_race_tables t
+    cdef object keep
+
+    def __init__(self, Params params, const float[:, ::1] w1, const float[::1] b1, const float[:, ::1] w2,
+                 const float[::1] b2, const double[:, :, ::1] one,
+                 const double[::1] two):
+        if params.p.same:
+            raise InvalidArgument("the one-pass evaluation serves opposite-direction games only")
+        self.net = net_view(w1, b1, w2, b2)
+        self.t = race_view(one, two)
+        self.params = params
+        self.keep = (w1, b1, w2, b2, one, two)  # the buffers the pointers above read
+
+    def choose(self, bytes row, tuple dice, ruleset):
+        """The chosen :class:`tawla.Move` of ``row`` (bytes, 56, mover's seat: a valid position of
+        the ruleset) for ``dice`` (a checked roll, kept as the Move's ``dice``; ``ruleset`` its
+        ruleset), or None when the game is over or the turn passes."""
+        cdef Py_ssize_t i, best = 0, n
+        cdef tw_geo g
+        cdef uint8_t *kids
+        cdef double *ev
+        cdef double v, top
+        if len(row) != 56:
+            raise InvalidId("a packed row has 56 bytes")
+        if row_over(<const uint8_t *> row, self.params):
+            return None
+        n = search(row, dice, self.params)
+        if n == 0:
+            return None
+        if n > 1:
+            kids = <uint8_t *> malloc(<size_t> n * (TW_W + 6 * sizeof(double)))
+            if kids == NULL:
+                raise MemoryError()
+            ev = <double *> (kids + <size_t> n * TW_W)  # TW_W is a multiple of 8: aligned
+            tw_geo_init(&g, self.params.p.same, 1)  # as native.flip_rows
+            for i in range(n):
+                tw_flip(&g, seq_rec(i).row, kids + i * TW_W)
+            tw_net_eval_bg(&self.params.p, &self.net, kids, n, &self.t, ev)
+            top = -ev[0]
+            for i in range(1, n):
+                v = -ev[6 * i]
+                if v > top:
+                    top, best = v, i
+            free(kids)
+        return move_of(seq_rec(best), row, dice, ruleset)

@@ -1,4 +1,4 @@
-"""Types of the compiled evaluators (``csrc/cython/_evaluate_c.pyx``)."""
+"""Types of the compiled evaluators (``csrc/cython/_eval.pyx``)."""
 
 import numpy as np
 
