@@ -312,6 +312,23 @@ def is_over(bytes row, Params params):
     return _over(<const uint8_t *> row, params)
 
 
+def is_frozen_row(bytes row, Params params):
+    """Whether a row is frozen (RULES.md §1.7): for every die 1..6 neither side has a legal
+    single step (``tw_is_frozen``); False where the ruleset cannot freeze or a side has borne
+    off all 15. The row is not validated.
+
+    Raises
+    ------
+    tawla.errors.InvalidId
+        ``row`` is not 56 bytes.
+    """
+    cdef tw_geo g
+    if len(row) != 56:
+        raise InvalidId("a packed row has 56 bytes")
+    tw_geo_init(&g, params.p.same, params.p.contact == 1)
+    return tw_is_frozen(&params.p, &g, <const uint8_t *> row) != 0
+
+
 cdef bint _over(const uint8_t *row, Params params):
     """:func:`is_over` of a 56-byte row."""
     cdef tw_geo g

@@ -56,7 +56,7 @@ fast_net = _fast if _fast is not None and hasattr(_fast, "net_train") else None
 """The compiled evaluators, or None (the evaluation layer then uses its numpy twins)."""
 
 __all__ = ["available", "default_engine", "resolve_engine", "params", "flip_row", "flip_rows",
-           "legal_sequences", "legal_moves", "count_moves", "validate_rows", "is_over", "next_turn_row",
+           "legal_sequences", "legal_moves", "count_moves", "validate_rows", "is_over", "is_frozen", "next_turn_row",
            "game_result", "expand", "expand_all_rolls", "playout", "turn_engine", "turn_steps", "turn_lit",
            "turn_step", "turn_finals", "play_hops", "throw_dice", "throw_dice_saving", "rng_restore", "step_tuples",
            "format_steps", "fast_bearoff", "fast_eval", "fast_net", "game_results"]
@@ -183,6 +183,15 @@ def game_result(row: bytes, r: Ruleset, cube: int = 1):
     if _fast is not None and not _fast.is_over(row, _turn_params(r)):
         return None
     return _ref_scoring.game_result(r, row, cube)
+
+
+def is_frozen(row: bytes, r: Ruleset) -> bool:
+    """Whether a valid packed row (mover's seat) is frozen (RULES.md §1.7): for every die
+    1..6 neither side has a legal single step; False for the rulesets that cannot freeze
+    (compiled ``tw_is_frozen`` where built, else :func:`tawla.reference.scoring.is_frozen`)."""
+    if _fast is not None:
+        return _fast.is_frozen_row(row, _turn_params(r))
+    return _ref_scoring.is_frozen(r, row)
 
 
 def legal_sequences(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:
