@@ -32,7 +32,7 @@ from tawla import batch as eng
 from tawla import workloads
 from tawla import native
 from tawla.reference import batch as ref_batch
-from tawla.reference.scoring import game_result as ref_game_result
+from tawla.reference.scoring import game_result as ref_game_result, is_frozen as ref_is_frozen
 from tawla.batch import legal_moves
 from tawla.errors import InvalidDice, InvalidId, InvalidPosition
 from tawla.batch import KINDS, playout, random_positions
@@ -167,13 +167,19 @@ def test_fast_engine_on_w1(kind):
 # --- results, game over, frozen positions -------------------------------------------------------
 @pytest.mark.parametrize("name,opts", CONFIGS, ids=CONFIG_IDS)
 def test_game_results_match_reference(name, opts):
-    """The C game_result (15 off, quadrant lock, mother rule, frozen) on positions that
-    include the last position of every game, against the reference engine's game_result."""
+    """The C game_result (15 off, quadrant lock, mother rule, frozen) and is_frozen (§1.7) on
+    positions that include the last position of every game, against the reference engine's
+    game_result and is_frozen."""
     r = ruleset_of(name, opts)
     arr = random_positions(r, 3000, seed=77, parallel_games=4, include_over=True)
-    over, winner, kind, points = native.backend.compiled("_movegen").game_results(arr, native.backend.params(r))
+    movegen, params = native.backend.compiled("_movegen"), native.backend.params(r)
+    over, winner, kind, points = movegen.game_results(arr, params)
     n_over = 0
     for i in range(len(arr)):
+        row = arr[i].tobytes()
+        frozen = ref_is_frozen(r, row)
+        assert movegen.is_frozen_row(row, params) == native.is_frozen(row, r) == frozen, \
+            f"{Position(row, r).id()}: reference is_frozen {frozen}"
         res = ref_game_result(r, arr[i].tobytes())
         if res is None:
             assert not over[i], Position(arr[i].tobytes(), r).id()

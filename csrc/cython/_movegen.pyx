@@ -224,6 +224,23 @@ def is_over(bytes row, Params params):
     return row_over(<const uint8_t *> row, params)
 
 
+def is_frozen_row(bytes row, Params params):
+    """Whether a row is frozen (RULES.md §1.7): for every die 1..6 neither side has a legal
+    single step (``tw_is_frozen``); False where the ruleset cannot freeze or a side has borne
+    off all 15. The row is not validated.
+
+    Raises
+    ------
+    tawla.errors.InvalidId
+        ``row`` is not 56 bytes.
+    """
+    cdef tw_geo g
+    if len(row) != 56:
+        raise InvalidId("a packed row has 56 bytes")
+    tw_geo_init(&g, params.p.same, params.p.contact == TW_PIN)
+    return tw_is_frozen(&params.p, &g, <const uint8_t *> row) != 0
+
+
 def game_results(const uint8_t[:, ::1] positions, Params params, bint frozen_test=True):
     """The result of every row, relative to its player to move (``game_result``); without the
     frozen test (RULES.md 1.7) when ``frozen_test`` is false.

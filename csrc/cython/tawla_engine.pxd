@@ -124,6 +124,7 @@ cdef extern from "tawla_engine.h" nogil:
 
     # tw_result.h, tw_playout.h
     tw_result tw_game_result(const tw_params *P, const tw_geo *g, const uint8_t *b, int no_freeze_check)
+    int tw_is_frozen(const tw_params *P, const tw_geo *g, const uint8_t *row)
     int tw_playout(const tw_params *P, long n_games, uint64_t seed, long max_turns,
                    int32_t *length, int8_t *winner, int8_t *kind, int16_t *points)
 

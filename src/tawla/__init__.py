@@ -25,8 +25,8 @@ from .formats.gnubg import MatchState
 from .match import HouseRules, Match, get_house
 from .notation import parse_move
 from .position import Position, array_to_ids, array_to_positions, ids_to_array, positions_to_array
-from .reference.scoring import OpeningRoll, opening_roll
 from .rules import RULESET_IDS, Ruleset, get_ruleset
+from .rules.opening import OpeningRoll, opening_roll
 from .turn import legal_steps
 
 __all__ = [

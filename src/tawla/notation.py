@@ -15,8 +15,8 @@ from .core.layout import OPP, pinned_points
 from .core.moves import Move
 from .core.steps import format_steps, shown_routes
 from .errors import AmbiguousMove, IllegalMove, InvalidAction, InvalidPosition, quote
-from .reference import engine as ref
 from .rules import Ruleset
+from .rules.steps import State, apply_step, game_ended, movable_points, single_steps, walls_ok
 
 __all__ = ["parse_move", "format_steps", "fitting_moves", "written_hits", "hit_points", "by_written_hits"]
 
@@ -208,7 +208,7 @@ def fitting_moves(text: str, position, dice, legal=None, sequences=None) -> list
         pass  # the text is the move's own route (hit marks aside): it reaches that move
     elif found:  # the text's own route, step by step, decides which of them it reaches
         finals: set = set()
-        _realise(r, ref.State.from_row(row), expand_dice(dice), tuple(segs), finals, set())
+        _realise(r, State.from_row(row), expand_dice(dice), tuple(segs), finals, set())
         found = [x for x in found if x[1] in finals]
     if not found:
         alts = ", ".join(map(str, moves(sequences))) or "(none: the turn passes)"
@@ -295,21 +295,22 @@ def parse_move(text: str, position: object, dice: DiceLike) -> Move:
 
 
 def _steps_from(r: Ruleset, s, remaining: tuple, a: int):
-    """:func:`tawla.reference.engine.next_steps` for the checkers on point ``a`` only.
+    """The legal single steps (RULES.md §8 ``legal_steps``, then the §6.5 wall rule) of the
+    checkers on point ``a`` only, with each of the remaining dice, high to low.
 
     Yields
     ------
     (to_point, state_after, remaining_after)
     """
-    if a not in ref.movable_points(r, s):
+    if a not in movable_points(r, s):
         return
     for d in sorted(set(remaining), reverse=True):
         left = list(remaining)
         left.remove(d)
         rest = tuple(left)
-        for p, t, _hit in ref.single_steps(r, s, d, [a]):
-            n = ref.apply_step(r, s, p, t)
-            if r.wall_rule and not ref.walls_ok(r, n):  # post_step_ok, §6.5
+        for p, t, _hit in single_steps(r, s, d, [a]):
+            n = apply_step(r, s, p, t)
+            if r.wall_rule and not walls_ok(r, n):  # post_step_ok, §6.5
                 continue
             yield t, n, rest
 
@@ -334,6 +335,6 @@ def _realise(r: Ruleset, s, remaining: tuple, segs: tuple, finals: set, seen: se
                 finals_add = ((t, b),) + rest_segs  # the same checker goes on
             else:
                 continue
-            if ref.game_ended(r, n) and finals_add:
+            if game_ended(r, n) and finals_add:
                 continue
             _realise(r, n, rest, finals_add, finals, seen)

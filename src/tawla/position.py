@@ -27,7 +27,6 @@ from .errors import (IllegalMove, InvalidAction, InvalidDice, InvalidId, Invalid
 from .formats.gnubg import MatchState, decode_position_id, decode_xgid, encode_position_id, encode_xgid
 from .notation import parse_move
 from .rules import Ruleset, RulesetLike, get_ruleset
-from .reference.scoring import is_frozen
 from .rules.validation import validate_row
 
 __all__ = ["Position", "GameResult", "position_of", "positions_to_array", "array_to_positions",
@@ -400,7 +399,7 @@ class Position:
 
     def is_frozen(self) -> bool:
         """§1.7: neither side has a legal single step with any die value (no-hit games)."""
-        return is_frozen(self._ruleset, self._row)
+        return native.is_frozen(self._row, self._ruleset)
 
     # --- dunder ---------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

@@ -15,7 +15,6 @@ from .core.dice import DiceLike, check_dice
 from .core.steps import Step, combined_step, point_name
 from .errors import IllegalMove, quote
 from .position import Position
-from .reference.turn import after_hops
 
 __all__ = ["legal_steps", "played_hops"]
 
@@ -68,13 +67,13 @@ def legal_steps(position: Position, dice: DiceLike,
 def _with_hit_points(combined, row: bytes, hops: tuple, r) -> list:
     """Combined steps that know where on their route they hit, so that ``str()`` writes
     each hit (``24/21*/20``)."""
-    board = after_hops(r, row, hops)[0] if hops and any(x[3] for x in combined) else row
+    board = native.play_hops(row, hops, r)[0] if hops and any(x[3] for x in combined) else row
     out = []
     for a, b, dice, hit in combined:
         points = ()
         if hit:
             route = _expand_played((a, b, dice))
-            points = tuple(q for (_p, q, _d), h in zip(route, after_hops(r, board, route)[1]) if h)
+            points = tuple(s.to_point for s in native.play_hops(board, route, r)[1] if s.hit)
         out.append(combined_step(a, b, dice, points))
     return out
 

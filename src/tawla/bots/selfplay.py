@@ -11,8 +11,8 @@ from typing import Callable
 
 from ..errors import ConfigError, InvalidAction, quote
 from ..formats import matfile
-from ..reference.scoring import opening_roll
 from ..rules import get_ruleset
+from ..rules.opening import opening_roll
 from .search import Bot
 
 __all__ = ["selfplay", "random_policy", "DEFAULT_LENGTH"]

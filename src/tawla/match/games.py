@@ -15,8 +15,8 @@ from __future__ import annotations
 from ..errors import InvalidAction, quote
 from ..native import format_steps, game_result, next_turn_row
 from ..position import position_of
-from ..reference.scoring import opening_roll
 from ..rules.match_play import crawford_game, jacoby_points
+from ..rules.opening import opening_roll
 from .timers import TimersMixin
 
 __all__ = ["GamesMixin"]

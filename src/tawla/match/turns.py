@@ -25,7 +25,6 @@ from ..core.steps import Step
 from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidAction, quote
 from ..notation import parse_move
 from ..position import Position
-from ..reference.turn import after_hops
 from .base import action
 from .games import GamesMixin
 
@@ -121,7 +120,7 @@ class TurnsMixin(GamesMixin):
     def position(self) -> Position:
         """The board seen from the seat of :attr:`turn`, with the steps made this turn applied."""
         if self._played:
-            return Position(after_hops(self.ruleset, self._start.row, self._hops)[0], self.ruleset)
+            return Position(self._board_and_steps()[0], self.ruleset)
         return self._start
 
     @property
@@ -309,9 +308,9 @@ class TurnsMixin(GamesMixin):
             self._lit_after(hops)  # the order asked for is a legal path
         except IllegalMove:
             return []
-        r, row = self.ruleset, self._start.row
-        after = after_hops(r, row, hops)[0]
-        same = [s for s in others if after_hops(r, row, self._hops + step_hops(s))[0] == after]
+        r, row, engine = self.ruleset, self._start.row, self._engine
+        after = native.play_hops(row, hops, r, engine)[0]
+        same = [s for s in others if native.play_hops(row, self._hops + step_hops(s), r, engine)[0] == after]
         return [Step(from_point, to_point, want, same[0].hit)] if same else []
 
     def _check_unambiguous(self, from_point, to_point, cands):
@@ -322,13 +321,13 @@ class TurnsMixin(GamesMixin):
         ------
         tawla.errors.AmbiguousMove
         """
-        r = self.ruleset
-        row = after_hops(r, self._start.row, self._hops)[0]
+        r, engine = self.ruleset, self._engine
+        row = self._board_and_steps()[0]
         left = self.dice_left
         outcomes = {}
         for c in cands:
             hs = step_hops(c)
-            after = after_hops(r, row, hs)[0]
+            after = native.play_hops(row, hs, r, engine)[0]
             ended = self._lit_after(self._hops + hs)[1]
             rest = list(left)
             for d in c.dice:
@@ -422,7 +421,7 @@ class TurnsMixin(GamesMixin):
         """:meth:`play` of a logged ``play`` event: the legal move its single steps reach."""
         if self._start is None or self._dice is None:
             raise InvalidAction("no move to replay here")
-        after = after_hops(self.ruleset, self._start.row, [(a, b, d) for a, b, d in steps])[0]
+        after = native.play_hops(self._start.row, [(a, b, d) for a, b, d in steps], self.ruleset, self._engine)[0]
         m = next((x for x in self._legal_moves() if x.after == after), None)
         if m is None:
             raise IllegalMove(f"recorded move {steps} is not legal")

@@ -23,7 +23,7 @@ from .evaluators import (build_one_sided, build_two_sided, eval_bg, eval_ends, f
                          net_ply2_targets, net_positions, net_rollout_targets, net_sizes, net_train, nohit_contact,
                          race_bg, race_sides)
 from .movegen import (count_moves, expand, expand_all_rolls, flip_row, flip_rows, format_steps, game_result,
-                      game_results, is_over, legal_moves, legal_sequences, next_turn_row, play_hops, playout,
+                      game_results, is_frozen, is_over, legal_moves, legal_sequences, next_turn_row, play_hops, playout,
                       rng_restore, step_tuples, throw_dice, throw_dice_saving, turn_engine, turn_finals, turn_lit,
                       turn_step, turn_steps, validate_rows)
 
@@ -31,7 +31,7 @@ __all__ = [
     # which engine
     "available", "default_engine", "resolve_engine",
     # rows, moves, turns, results, playouts, dice (both engines)
-    "flip_row", "flip_rows", "validate_rows", "is_over", "game_result", "game_results", "next_turn_row",
+    "flip_row", "flip_rows", "validate_rows", "is_over", "is_frozen", "game_result", "game_results", "next_turn_row",
     "legal_sequences", "legal_moves", "count_moves", "expand", "expand_all_rolls", "playout", "turn_engine",
     "turn_steps", "turn_lit", "turn_step", "turn_finals", "play_hops", "throw_dice", "throw_dice_saving",
     "rng_restore", "step_tuples", "format_steps",

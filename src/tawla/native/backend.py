@@ -26,7 +26,7 @@ __all__ = ["COMPILED_API", "PARTS", "available", "default_engine", "set_default_
 COMPILED_API: dict[str, tuple[str, ...]] = {
     "_params": ("Params", "C_CODES", "KIND_NAMES"),
     "_codec": ("flip_row", "flip_rows"),
-    "_movegen": ("validate_rows", "expand", "expand_all_rolls", "is_over", "game_results", "playout",
+    "_movegen": ("validate_rows", "expand", "expand_all_rolls", "is_over", "is_frozen_row", "game_results", "playout",
                  "next_turn_row", "_clear_buffer_cache"),
     "_turns": ("legal_sequences", "count_moves", "legal_moves", "turn_steps", "turn_finals", "turn_lit",
                "turn_step", "play_hops"),

@@ -24,7 +24,7 @@ from ..rules import Ruleset
 from ..rules.validation import validate_rows as _validate_rows_py
 from .backend import _MODULES, params, resolve_engine, turn_params
 
-__all__ = ["flip_row", "flip_rows", "validate_rows", "is_over", "game_results", "next_turn_row",
+__all__ = ["flip_row", "flip_rows", "validate_rows", "is_over", "is_frozen", "game_results", "next_turn_row",
            "game_result", "legal_sequences", "legal_moves", "count_moves", "throw_dice", "throw_dice_saving",
            "rng_restore", "step_tuples", "format_steps", "expand", "expand_all_rolls", "playout", "turn_engine",
            "turn_steps", "turn_lit", "turn_step", "turn_finals", "play_hops"]
@@ -126,6 +126,15 @@ def game_result(row: bytes, r: Ruleset, cube: int = 1):
     if _movegen is not None and not _movegen.is_over(row, turn_params(r)):
         return None
     return _ref_scoring.game_result(r, row, cube)
+
+
+def is_frozen(row: bytes, r: Ruleset) -> bool:
+    """Whether a valid packed row (mover's seat) is frozen (RULES.md §1.7): for every die
+    1..6 neither side has a legal single step; False for the rulesets that cannot freeze
+    (compiled ``tw_is_frozen`` where built, else :func:`tawla.reference.scoring.is_frozen`)."""
+    if _movegen is not None:
+        return _movegen.is_frozen_row(row, turn_params(r))
+    return _ref_scoring.is_frozen(r, row)
 
 
 def legal_sequences(row: bytes, dice: tuple, r: Ruleset, engine=None) -> list:

@@ -1,21 +1,18 @@
-"""Game end, scoring, frozen positions and the opening roll (reference engine), on rows.
+"""Game end, scoring and frozen positions (reference engine), on rows.
 
-RULES.md §1.6 (opening roll), §1.7 (frozen positions), §1.8 and §2.2 / §3 / §4.4-4.5 /
-§5.6-5.7 / §6.6 (scoring).
+RULES.md §1.7 (frozen positions), §1.8 and §2.2 / §3 / §4.4-4.5 / §5.6-5.7 / §6.6
+(scoring). The opening roll (§1.6) is :mod:`tawla.rules.opening`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ..core.dice import check_dice
 from ..core.geometry import flip_row, own_coords
 from ..core.layout import ME_OFF, OPP_OFF
 from ..core.results import BASE_POINTS, GameResult
-from ..rules import Ruleset, get_ruleset
+from ..rules import Ruleset
 from . import engine as ref
 
-__all__ = ["game_result", "is_frozen", "OpeningRoll", "opening_roll"]
+__all__ = ["game_result", "is_frozen"]
 
 
 def _winner_points(r: Ruleset, lose, lose_home_or_bar: bool, cube: int):
@@ -99,46 +96,3 @@ def is_frozen(r: Ruleset, row: bytes) -> bool:
         return False
     return not (_side_can_step(r, ref.State.from_row(row))
                 or _side_can_step(r, ref.State.from_row(flip_row(row, r.geometry))))
-
-
-@dataclass(frozen=True)
-class OpeningRoll:
-    """The outcome of one throw of the opening roll (RULES.md §1.6).
-
-    Attributes
-    ----------
-    starter : int or None
-        0 or 1 (the player whose die was higher), None on a tie (both throw again).
-    dice : (int, int) or None
-        The dice the starter plays now, or None when the starter must roll both dice
-        again (``opening_reroll``) or on a tie.
-    reroll : bool
-        True when the starter rolls both dice again for his first turn.
-    """
-
-    starter: int | None
-    dice: tuple | None
-    reroll: bool
-
-
-def opening_roll(ruleset, die0: int, die1: int) -> OpeningRoll:
-    """The opening-roll procedure as a pure function of the two single dice thrown.
-
-    Parameters
-    ----------
-    ruleset : Ruleset or str
-    die0, die1 : int
-        The die thrown by player 0 and by player 1, each 1..6.
-
-    Raises
-    ------
-    tawla.errors.InvalidDice
-    """
-    r = get_ruleset(ruleset)
-    die0, die1 = check_dice((die0, die1))
-    if die0 == die1:
-        return OpeningRoll(None, None, False)
-    starter = 0 if die0 > die1 else 1
-    if r.opening_reroll:
-        return OpeningRoll(starter, None, True)
-    return OpeningRoll(starter, (max(die0, die1), min(die0, die1)), False)
