@@ -478,7 +478,7 @@ def timing(n=300, seed=7, batch=1000):
     at once) at ply0. With ``TAWLA_NO_NATIVE=1`` it times the reference engine and the
     numpy evaluators."""
     clock = time.process_time
-    print(f"fast engine: {fast_available()}; compiled evaluators: {native.available("eval")}")
+    print(f"fast engine: {fast_available()}; compiled evaluators: {native.available('eval')}")
     for rs in tawla.RULESET_IDS:
         rng = np.random.default_rng(seed)
         sample = []

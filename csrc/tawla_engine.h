@@ -1,25 +1,35 @@
 /*
- * The C engine behind tawla._fast, tawla._codec and tawla._evaluate_c: one header for the
+ * The C engine behind the compiled modules of tawla.native (csrc/cython): one header for the
  * Cython declarations of tawla_engine.pxd.
  *
- * One move generator serves every ruleset, parameterised by tw_params: contact rule (hit / pin
- * / block), bar, geometry, start lock, extra bear-off conditions, quadrant lock, wall rule,
- * plakoto mother rule. Its single steps are those of the reference engine
- * (src/tawla/reference/engine.py, RULES.md section 8): the same steps in the same order (dice
- * high to low, from-points high to low), the same post-step checks, the same maximum-dice rule
- * (section 1.4). Everything here is plain C, uses no Python API and runs without the GIL.
+ * One move generator serves every ruleset, parameterised by tw_params, the ruleset's one
+ * parameter block: contact rule (hit / pin / block), bar, geometry, start lock, extra bear-off
+ * conditions, quadrant lock, wall rule, plakoto mother rule, scoring. Its single steps are those
+ * of the rules (src/tawla/rules/steps.py, RULES.md section 8): the same steps in the same order
+ * (dice high to low, from-points high to low), the same post-step checks, the same maximum-dice
+ * rule (section 1.4). Everything here is plain C, uses no Python API and runs without the GIL.
  *
- *   tw_params.h   the ruleset as data, result kinds, compiler helpers
- *   tw_board.h/c  geometry of packed rows: numberings, flip, pin bits, validation
- *   tw_memory.h/c big buffers and their cache, int64 vectors, the hash set
- *   tw_step.h/c   single-step generation: state, row facts, search context, children buffer
- *   tw_expand.h/c every child of a (row, roll), and batches of them
- *   tw_turn.h/c   canonical step sequences, step-by-step play, the finals of a partial turn
- *   tw_result.h/c game results and the frozen test
+ * movegen/  move generation, results, playouts
+ *   tw_params.h    the ruleset as data, result kinds, compiler helpers
+ *   tw_board.h/c   geometry of packed rows: numberings, flip, pin bits, validation
+ *   tw_memory.h/c  big buffers and their cache, int64 vectors, the hash set
+ *   tw_step.h/c    single-step generation: state, row facts, search context, children buffer
+ *   tw_expand.h/c  every child of a (row, roll), and batches of them
+ *   tw_turn.h/c    canonical step sequences, step-by-step play, the finals of a partial turn
+ *   tw_result.h/c  game results and the frozen test: the one game-end function
  *   tw_playout.h/c random games
- *   tw_eval.h, tw_eval_*.c  evaluators: linear contact, race, no-hit models
- *   tw_net.h, tw_net*.c     neural evaluators: inputs, inference, TD(0) self-play training
- *   tw_rng.h      random numbers of the C loops
+ *   tw_rng.h       random numbers of the C loops
+ * eval/     evaluators (tw_eval.h)
+ *   tw_eval_tables.c  the shared tables and the contact test
+ *   tw_eval_contact.c the linear contact model of backgammon / adi
+ *   tw_eval_race.c    the race model
+ *   tw_eval_nohit.c   the no-hit games' effective-pip model
+ *   tw_eval_ends.c    finished games and races before any contact model, the one-pass evaluation
+ * net/      neural evaluators (tw_net.h): inputs, inference, TD(0) and supervised training
+ *
+ * A unit calls only units below it in this list (eval/ and net/ call movegen/, net/ calls eval/;
+ * within eval/, ends calls race, contact and tables; race and contact call tables): no two units
+ * call each other (tests/test_csrc_units.py checks it).
  */
 #ifndef TAWLA_ENGINE_H
 #define TAWLA_ENGINE_H

@@ -19,7 +19,7 @@ from tawla import errors
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_SOURCES = sorted((ROOT / "src" / "tawla").rglob("*.py"))
-CYTHON_SOURCES = sorted([*(ROOT / "csrc").glob("*.pyx"), *(ROOT / "csrc").glob("*.pxi")])
+CYTHON_SOURCES = sorted((ROOT / "csrc").rglob("*.pyx"))
 PROTOCOL = {"AttributeError", "IndexError", "NotImplementedError", "MemoryError", "SystemExit",
             "StopIteration", "KeyboardInterrupt"}
 OURS = set(errors.__all__) - {"TawlaError"}

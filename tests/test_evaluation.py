@@ -307,7 +307,7 @@ def test_twin_linear_bg(rs, rows):
     r = tawla.get_ruleset(rs)
     a = _contact(rows[rs], r)
     w = shipped_weights().copy()
-    c = native.linear_bg(np.ascontiguousarray(a), w, r.scoring == "cube")
+    c = native.linear_bg(np.ascontiguousarray(a), w, r)
     assert len(a) > 100 and np.abs(c - linear_probs(a, w, r)).max() < 1e-5
 
 
@@ -329,19 +329,19 @@ def test_twin_race_sides(rs, rows):
     bad = np.ascontiguousarray(me[race][:1])
     bad[0, 6] += 1  # 16 checkers: read before the tables are
     with pytest.raises(InvalidPosition, match="15 checkers"):
-        native.race_sides(bad, np.ascontiguousarray(opp[race][:1]), one, two, False)
+        native.race_sides(bad, np.ascontiguousarray(opp[race][:1]), r, one, two)
 
 
 @compiled
-@pytest.mark.parametrize("rs", HIT_GAMES)
-def test_twin_race_bg(rs, rows):
+@pytest.mark.parametrize("rs", RULESETS)
+def test_twin_race_rows(rs, rows):
     r = tawla.get_ruleset(rs)
     a = rows[rs]
     me, opp, _ = sides(a, r)
     race = is_race(a, r) & ~is_terminal(rows[rs], r)
     one, _, _, two = bo.eval_tables()
-    c = native.race_bg(np.ascontiguousarray(a[race]), one, two)
-    assert race.sum() > 50 and np.abs(c - race_eval_np(me[race], opp[race], r)).max() < 1e-5
+    c = native.race_rows(np.ascontiguousarray(a[race]), r, one, two)
+    assert race.sum() > 20 and np.abs(c - race_eval_np(me[race], opp[race], r)).max() < 1e-5
 
 
 @compiled

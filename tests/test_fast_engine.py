@@ -57,7 +57,7 @@ def ruleset_of(name, opts):
 
 def test_fast_engine_is_built():
     """The differential tests below mean nothing without the compiled engine: never skip."""
-    assert eng.fast_available(), "tawla._fast is not built (pip install -e . with a C compiler)"
+    assert eng.fast_available(), "tawla.native's compiled modules are not built (pip install . with a C compiler)"
     assert eng.default_engine() in ("fast", "reference")
 
 

@@ -2,7 +2,7 @@
 """Packed-row codec in C: flipping a row to the other seat, single rows and batches.
 
 Row layout: see tawla/layout.py (56 bytes: mover counts, opponent counts on the
-mover's points, 24 pin bits). The flip is the engine's (``tw_flip``, csrc/tw_board.h).
+mover's points, 24 pin bits). The flip is the engine's (``tw_flip``, csrc/movegen/tw_board.h).
 """
 
 import numpy as np

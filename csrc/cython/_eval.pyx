@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """C versions of tawla.evaluation's models: the backgammon linear contact model, the race model
-and the no-hit games' effective-pip model (csrc/tw_eval*.c).
+and the no-hit games' effective-pip model (``csrc/eval``).
 
-Each equals its numpy version in tawla.evaluate (same features, same order; tests check it);
+Each equals its numpy version in tawla.evaluation (same features, same order; tests check it);
 the numpy versions are the reference and the ones the fitting script uses. Every function
 returns ``float64[N, 6]``: equity, win, win gammon, win backgammon, lose gammon, lose
 backgammon.
@@ -48,8 +48,9 @@ cdef _check_weights(const double[:, ::1] W):
         raise InvalidArgument(f"weights must be float64[5, {TW_NF}], not [{W.shape[0]}, {W.shape[1]}]")
 
 
-def linear_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, bint cube):
-    """float64[N, 6]: equity, win, wg, wbg, lg, lbg of the linear model (conditional outputs)."""
+def linear_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, Params params):
+    """float64[N, 6]: equity, win, wg, wbg, lg, lbg of the linear model (conditional outputs;
+    backgammons under the cube's scoring only)."""
     cdef Py_ssize_t i, n = rows.shape[0]
     _check_rows(rows)
     cdef long ldw = W.strides[0] // sizeof(double)
@@ -58,12 +59,12 @@ def linear_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, bint cube)
     cdef double[:, ::1] o = out
     with nogil:
         for i in range(n):
-            tw_linear_row(&rows[i, 0], &W[0, 0], ldw, cube, &o[i, 0])
+            tw_linear_row(&params.p, &rows[i, 0], &W[0, 0], ldw, &o[i, 0])
     return out
 
 
-def race_bg(const cnp.uint8_t[:, ::1] rows, const double[:, :, ::1] one, const double[::1] two):
-    """float64[N, 6]: the race model for opposite-geometry rows with no contact."""
+def race_rows(const cnp.uint8_t[:, ::1] rows, Params params, const double[:, :, ::1] one, const double[::1] two):
+    """float64[N, 6]: the race model of rows with no contact (every geometry)."""
     cdef Py_ssize_t i, n = rows.shape[0]
     _check_rows(rows)
     cdef tw_race_tables t = race_view(one, two)
@@ -71,14 +72,14 @@ def race_bg(const cnp.uint8_t[:, ::1] rows, const double[:, :, ::1] one, const d
     cdef double[:, ::1] o = out
     with nogil:
         for i in range(n):
-            tw_race_row(&rows[i, 0], &t, &o[i, 0])
+            tw_race_row(&params.p, &rows[i, 0], &t, &o[i, 0])
     return out
 
 
-def race_sides(const int[:, ::1] me, const int[:, ::1] opp, const double[:, :, ::1] one,
-               const double[::1] two, bint checkers_left):
+def race_sides(const int[:, ::1] me, const int[:, ::1] opp, Params params, const double[:, :, ::1] one,
+               const double[::1] two):
     """float64[N, 6]: the race model of two sides with no contact (int32[N, 26] each, in their own
-    numbering, every geometry); with ``checkers_left`` column 0 is tawla31's expected points."""
+    numbering, every geometry); under checkers-left scoring column 0 is tawla31's expected points."""
     cdef Py_ssize_t i, j, n = me.shape[0]
     cdef int sm, so
     if me.shape[1] != 26 or opp.shape[1] != 26 or opp.shape[0] != n:
@@ -98,7 +99,7 @@ def race_sides(const int[:, ::1] me, const int[:, ::1] opp, const double[:, :, :
     cdef double[:, ::1] o = out
     with nogil:
         for i in range(n):
-            tw_race_sides(&me[i, 0], &opp[i, 0], &t, checkers_left, &o[i, 0])
+            tw_race_sides(&params.p, &me[i, 0], &opp[i, 0], &t, &o[i, 0])
     return out
 
 

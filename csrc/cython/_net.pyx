@@ -22,7 +22,7 @@ tw_eval_init()  # the shot tables of the hand features (this module's copy of th
 tw_net_init()  # the table of the logistic function
 
 NET_INPUTS = TW_NET_NI
-"""The number of inputs of a neural evaluator (csrc/tw_net.h gives their layout)."""
+"""The number of inputs of a neural evaluator (``csrc/net/tw_net.h`` gives their layout)."""
 NET_OUTPUTS = TW_NET_NO
 NET_MAX_HIDDEN = TW_NET_MAXH
 
@@ -121,7 +121,7 @@ def net_columns(const uint8_t[:, ::1] positions, Params params, const float[:, :
 def net_eval_bg(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1, const float[::1] b1,
                 const float[:, ::1] w2, const float[::1] b2, const double[:, :, ::1] one, const double[::1] two):
     """Backgammon / adi rows in one pass (float64[N, 6], the evaluation columns): a finished game
-    its exact result (``tw_eval_ends``), a race the race model (tables as ``native.fast_eval.race_bg`` takes
+    its exact result (``tw_eval_ends``), a race the race model (tables as ``tawla.native.race_rows`` takes
     them), contact the network. The rows are read unchecked (the engine made them).
 
     Raises

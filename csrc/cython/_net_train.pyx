@@ -45,7 +45,7 @@ cdef const tw_race_tables *_race_view(Params params, race_one, race_two,
 def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, float[::1] b2,
               long n_games, unsigned long long seed, float alpha, long max_turns=10000,
               race_one=None, race_two=None):
-    """TD(0) self-play (csrc/tw_net_train.c): ``n_games`` games, the weights updated in place.
+    """TD(0) self-play (``csrc/net/tw_net_train.c``): ``n_games`` games, the weights updated in place.
 
     Parameters
     ----------
@@ -61,7 +61,7 @@ def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, 
         Cap per game; a game cut there is unfinished (winner -1, points 0).
     race_one, race_two : float64 arrays, optional
         The race model's tables (``tawla.evaluation.bearoff.eval_tables()`` [0] and [3], as
-        ``native.fast_eval.race_bg`` takes them; opposite geometry only): a child with no
+        ``tawla.native.race_rows`` takes them; opposite geometry only): a child with no
         contact is then valued by the race model and its game stops there (winner -1).
 
     Returns
@@ -105,7 +105,7 @@ def net_positions(Params params, const float[:, ::1] w1, const float[::1] b1,
                   const float[:, ::1] w2, const float[::1] b2, long n_games,
                   unsigned long long seed, long cap, float explore=0.0, long max_turns=10000,
                   race_one=None, race_two=None):
-    """The positions before a roll of greedy self-play games (csrc/tw_net_train.c).
+    """The positions before a roll of greedy self-play games (``csrc/net/tw_net_train.c``).
 
     Parameters
     ----------

@@ -23,7 +23,7 @@ C_CODES = {
              "quadrant_lock": TW_K_QUADRANT, "mother": TW_K_MOTHER, "draw": TW_K_DRAW,
              "unfinished": TW_K_UNFINISHED},
 }
-"""The codes as the C engine defines them (``csrc/tw_params.h``), for the tests that check
+"""The codes as the C engine defines them (``csrc/movegen/tw_params.h``), for the tests that check
 they agree with :data:`tawla.rules.params.CONTACT_CODES`, ``SCORING_CODES`` and
 :class:`tawla.core.results.ResultKind`."""
 
@@ -33,7 +33,7 @@ cdef class Params:
 
     Build it with ``tawla.native.params(ruleset)``, which passes the dict of
     :func:`tawla.rules.params.native_params`: its keys are the fields of ``tw_params``
-    (``csrc/tw_params.h``), converted by Cython's struct coercion.
+    (``csrc/movegen/tw_params.h``), converted by Cython's struct coercion.
 
     Parameters
     ----------

@@ -136,8 +136,8 @@ cdef extern from "tawla_engine.h" nogil:
 
     void tw_eval_init()
     void tw_features(const uint8_t *row, double *f)
-    void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, double *o)
-    void tw_race_row(const uint8_t *row, const tw_race_tables *t, double *o)
+    void tw_linear_row(const tw_params *P, const uint8_t *row, const double *W, long ldw, double *o)
+    void tw_race_row(const tw_params *P, const uint8_t *row, const tw_race_tables *t, double *o)
     enum:
         TW_END_CONTACT
         TW_END_LOST
@@ -147,7 +147,7 @@ cdef extern from "tawla_engine.h" nogil:
 
     int tw_eval_ends(const tw_params *P, const tw_geo *g, const uint8_t *row, const tw_race_tables *t,
                      double *o)
-    void tw_race_sides(const int *me, const int *opp, const tw_race_tables *t, int checkers_left, double *o)
+    void tw_race_sides(const tw_params *P, const int *me, const int *opp, const tw_race_tables *t, double *o)
     int tw_eval_bg_row(const tw_params *P, const tw_geo *g, const uint8_t *row, const double *W, long ldw,
                        const tw_race_tables *t, double *o)
     void tw_nohit_row(const tw_params *P, const uint8_t *row, double *o)

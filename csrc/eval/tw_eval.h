@@ -11,7 +11,7 @@
 #define TW_EVAL_H
 
 #include "tw_params.h"
-#include "tw_board.h"  /* tw_opp_point */
+#include "tw_board.h"  /* tw_sides */
 
 #define TW_NRAW 98                            /* per side: 4 x 24 point features, bar, off */
 #define TW_NHAND 14                           /* per side: hand-made features */
@@ -31,16 +31,6 @@ extern uint32_t TW_SHOT_FROM[25];
 /* fill the tables above (once, at module import) */
 void tw_eval_init(void);
 
-/* both sides of a row in their own numbering (0 off, 1..24 their points, 25 bar), int[26] each;
-   same: the same-direction geometry */
-TW_INLINE void tw_eval_sides(const uint8_t *row, int same, int *me, int *opp) {
-    int p, q;
-    for (p = 0; p < 26; p++) me[p] = row[p];
-    opp[0] = row[26];
-    opp[25] = row[51];
-    for (q = 1; q <= 24; q++) opp[q] = row[26 + tw_opp_point(q, same)];
-}
-
 /* standard normal CDF from the table (linear interpolation, error < 1e-7) */
 TW_INLINE double tw_phi(double x) {
     double t;
@@ -58,18 +48,19 @@ TW_INLINE double tw_phi(double x) {
 void tw_hand_features(const int *S, const int *O, double *f);
 /* the linear contact model's TW_NF features of a backgammon-geometry row */
 void tw_features(const uint8_t *row, double *f);
-/* the linear model (weights W[5][TW_NF], row stride ldw doubles); cube: gammons and
-   backgammons count */
-void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, double *o);
+/* the linear model (weights W[5][TW_NF], row stride ldw doubles); backgammons count under the
+   cube's scoring */
+void tw_linear_row(const tw_params *P, const uint8_t *row, const double *W, long ldw, double *o);
 
 /* The race model: one-sided bear-off distributions `one` (shape [n, 2, n2], strides s0, s1
    doubles; [., 0, .] all off, [., 1, .] first off) and the two-sided table `two` (924 x 924). */
 typedef struct { const double *one; long s0, s1, n2; const double *two; } tw_race_tables;
-void tw_race_row(const uint8_t *row, const tw_race_tables *t, double *o);
+/* the race model of a row with no contact (tw_sides, then tw_race_sides) */
+void tw_race_row(const tw_params *P, const uint8_t *row, const tw_race_tables *t, double *o);
 /* the race model of two sides with no contact, each int[26] in its own numbering (0 off,
-   1..24 its points, 25 bar); checkers_left: o[0] is tawla31's expected points, else
-   2 win - 1 + win gammon - lose gammon */
-void tw_race_sides(const int *me, const int *opp, const tw_race_tables *t, int checkers_left, double *o);
+   1..24 its points, 25 bar); o[0] is tawla31's expected points under checkers-left scoring
+   (RULES.md 5.7), else 2 win - 1 + win gammon - lose gammon */
+void tw_race_sides(const tw_params *P, const int *me, const int *opp, const tw_race_tables *t, double *o);
 /* expected points of tawla31's 15-minus-off scoring from the four roll distributions of the
    side to move (pm_*) and the opponent (po_*); every bin from hi up is 0 */
 double tw_t31_equity(const double *pm_a, const double *pm_f, const double *po_a, const double *po_f,

@@ -124,11 +124,8 @@ void tw_hand_features(const int *S, const int *O, double *f) {
 }
 
 void tw_features(const uint8_t *row, double *f) {
-    int me[26], opp[26], i, q;
-    for (i = 0; i < 26; i++) me[i] = row[i];
-    opp[0] = row[26];
-    opp[25] = row[51];
-    for (q = 1; q <= 24; q++) opp[q] = row[26 + 25 - q];
+    int me[26], opp[26];
+    tw_sides(row, 0, me, opp);
     tw_raw_features(me, f);
     tw_hand_features(me, opp, f + TW_NRAW);
     tw_raw_features(opp, f + TW_NRAW + TW_NHAND);
@@ -136,7 +133,7 @@ void tw_features(const uint8_t *row, double *f) {
     f[TW_NF - 1] = 1.0;
 }
 
-void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, double *o) {
+void tw_linear_row(const tw_params *P, const uint8_t *row, const double *W, long ldw, double *o) {
     int k, j, m = 0;
     int nz[TW_NF];
     double f[TW_NF], s[5], z, win, wg, wbg, lg, lbg;
@@ -154,7 +151,7 @@ void tw_linear_row(const uint8_t *row, const double *W, long ldw, int cube, doub
     wbg = wg * s[2];
     lg = (1 - win) * s[3];
     lbg = lg * s[4];
-    if (!cube) { wbg = 0.0; lbg = 0.0; }
+    if (P->scoring != TW_SCORE_CUBE) { wbg = 0.0; lbg = 0.0; }
     o[0] = 2 * win - 1 + wg - lg + wbg - lbg;
     o[1] = win;
     o[2] = wg;

@@ -165,7 +165,7 @@ void tw_nohit_row(const tw_params *P, const uint8_t *row, double *o) {
     double pen_m = 0.0, pen_o = 0.0, em, eo, fm, fo, pm = 0.0, po = 0.0;
     double pm_a[L], pm_f[L], po_a[L], po_f[L];
     double so_a = 0.0, so_f = 0.0, sm_f_next = 0.0, win = 0.0, wg = 0.0, lg = 0.0;
-    tw_eval_sides(row, P->same, me, opp);
+    tw_sides(row, P->same, me, opp);
     for (p = 0; p < 26; p++) om[p] = row[26 + p];
     tw_path_pen(me, opp, P->same, need, &pen_o);
     tw_path_pen(opp, me, P->same, need, &pen_m);

@@ -4,8 +4,8 @@
  * a discretised normal for the pips of its checkers still outside; the win and gammon chances
  * from the two distributions, exact from the two-sided database when both sides have at most
  * six checkers, all home; tawla31's expected points from the same distributions
- * (tw_t31_equity). tw_race_sides takes both sides in their own numbering, so it serves every
- * geometry; tw_race_row reads an opposite-geometry row (backgammon / adi).
+ * (tw_t31_equity). tw_race_sides takes both sides in their own numbering, tw_race_row a row of
+ * any geometry.
  */
 #include <math.h>
 #include "tw_eval.h"
@@ -69,7 +69,7 @@ static void tw_side_dists(const int *S, const tw_race_tables *tb, double *d_all,
     d_first[L - 1] += 1.0 - tot_f;
 }
 
-void tw_race_sides(const int *me, const int *opp, const tw_race_tables *tb, int checkers_left, double *o) {
+void tw_race_sides(const tw_params *P, const int *me, const int *opp, const tw_race_tables *tb, double *o) {
     int i, n, cm = 0, co = 0, outm = 0, outo = 0, ia = 0, ib = 0, c;
     double pm_a[L], pm_f[L], po_a[L], po_f[L];
     double so_a, so_f, sm_f_next, win = 0.0, wg = 0.0, lg = 0.0;
@@ -100,7 +100,7 @@ void tw_race_sides(const int *me, const int *opp, const tw_race_tables *tb, int 
     }
     if (wg > win) wg = win;
     if (lg > 1.0 - win) lg = 1.0 - win;
-    o[0] = checkers_left ? tw_t31_equity(pm_a, pm_f, po_a, po_f, me, opp, L) : 2 * win - 1 + wg - lg;
+    o[0] = P->scoring == TW_SCORE_CHECKERS_LEFT ? tw_t31_equity(pm_a, pm_f, po_a, po_f, me, opp, L) : 2 * win - 1 + wg - lg;
     o[1] = win;
     o[2] = wg;
     o[3] = 0.0;
@@ -108,8 +108,8 @@ void tw_race_sides(const int *me, const int *opp, const tw_race_tables *tb, int 
     o[5] = 0.0;
 }
 
-void tw_race_row(const uint8_t *row, const tw_race_tables *tb, double *o) {
+void tw_race_row(const tw_params *P, const uint8_t *row, const tw_race_tables *tb, double *o) {
     int me[26], opp[26];
-    tw_eval_sides(row, 0, me, opp);
-    tw_race_sides(me, opp, tb, 0, o);
+    tw_sides(row, P->same, me, opp);
+    tw_race_sides(P, me, opp, tb, o);
 }

@@ -39,6 +39,15 @@ void tw_own(const tw_geo *g, const uint8_t *b, int side, uint8_t *own);
 
 /* opponent's numbering of a mover's point p in 1..24 (self-inverse, RULES.md 1.1) */
 TW_INLINE int tw_opp_point(int p, int same) { return same ? (p + 11) % 24 + 1 : 25 - p; }
+/* tw_own of both sides as int[26] each (0 off, 1..24 own points, 25 bar), for the evaluators;
+   same: the same-direction geometry */
+TW_INLINE void tw_sides(const uint8_t *row, int same, int *me, int *opp) {
+    int p, q;
+    for (p = 0; p < 26; p++) me[p] = row[p];
+    opp[0] = row[26];
+    opp[25] = row[51];
+    for (q = 1; q <= 24; q++) opp[q] = row[26 + tw_opp_point(q, same)];
+}
 
 /* a mask of mover points (bits 1..24) in the opponent's numbering (bits 1..24) */
 TW_INLINE uint32_t tw_map_mask(uint32_t m, int same) {

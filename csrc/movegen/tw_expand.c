@@ -390,7 +390,7 @@ size_t tw_expand_row(tw_ctx *c, const uint8_t *row, const tw_state *root, int d1
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Batches (tawla._fast.expand / expand_all_rolls). Rows are checked by the caller; a row     */
+/* Batches (tawla.native._movegen.expand / expand_all_rolls). Rows are checked by the caller; a row     */
 /* whose game is over has no children. Children are appended to c->out, their row index to   */
 /* par (and the roll's index in tawla.ROLLS to rol). Return 0 when out of memory.              */
 

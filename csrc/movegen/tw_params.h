@@ -2,7 +2,7 @@
  * The ruleset as data, and the codes the C engine shares with Python.
  *
  * tw_params is filled from the dict tawla.rules.params.native_params gives for a Ruleset
- * (through tawla.native._fast.Params, which takes exactly these field names): one move
+ * (through tawla.native._params.Params, which takes exactly these field names): one move
  * generator serves every ruleset, switched by these fields (RULES.md section 7, the flag
  * table). The codes below are tawla.rules.params.CONTACT_CODES / SCORING_CODES and
  * tawla.core.results.ResultKind; tests/test_native_params.py checks that they agree.

@@ -68,7 +68,7 @@ static int tw_net_child_kind(const tw_params *P, const tw_geo *geo, const tw_rac
     if (tw_over_cheap(P, geo, ch)) *r = tw_game_result(P, geo, ch, 1);
     if (r->over) return 1;
     if (race && tw_no_contact_opposite(ch)) {  /* the race model's value: no network */
-        tw_race_row(ch, race, ro);
+        tw_race_row(P, ch, race, ro);
         if (P->scoring != TW_SCORE_CUBE) { ro[3] = ro[5] = 0.0; }
         for (k = 0; k < TW_NET_NO; k++) o[k] = (float)ro[k + 1];
         return 2;

@@ -164,7 +164,7 @@ class LinearContact:
         r = get_ruleset(ruleset)
         rows = np.ascontiguousarray(check_rows(rows))
         if self.compiled and r.geometry == OPPOSITE:
-            return native.linear_bg(rows, self.weights, r.scoring == "cube")
+            return native.linear_bg(rows, self.weights, r)
         return linear_probs(rows, self.weights, r)
 
     def __repr__(self) -> str:

@@ -12,7 +12,7 @@ most 6 checkers each, the winning chance is the exact one of the two-sided datab
 The databases apply to every ruleset once there is no contact (see the module docstring
 of :mod:`tawla.evaluation.bearoff`). :func:`race_eval` runs the compiled twin
 (:func:`tawla.native.race_sides`, every geometry) when it is built, else
-:func:`race_eval_np`; :func:`tawla.native.race_bg` reads backgammon and adi rows
+:func:`race_eval_np`; :func:`tawla.native.race_rows` reads rows
 directly.
 """
 
@@ -74,10 +74,9 @@ def race_eval(me, opp, r) -> np.ndarray:
     if not native.available("eval") or len(me) == 0:
         return race_eval_np(me, opp, r)
     one, _, _, two = eval_tables()
-    t31 = r.scoring == "checkers_left"
     out = native.race_sides(np.ascontiguousarray(me, dtype=np.int32), np.ascontiguousarray(opp, dtype=np.int32),
-                            one, two, t31)
-    if not t31:
+                            r, one, two)
+    if r.scoring != "checkers_left":
         out[:, 0] = equity_from_probs(out[:, 1:], r)
     return out
 

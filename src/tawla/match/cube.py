@@ -9,6 +9,7 @@ already made are kept).
 
 from __future__ import annotations
 
+from ..core.results import BASE_POINTS
 from ..errors import InvalidAction, NotYourTurn, quote
 from .base import RESIGN_KINDS, action, check_player
 from .games import GamesMixin
@@ -64,9 +65,8 @@ class CubeMixin(GamesMixin):
         if r.scoring == "mars":
             if kind == "backgammon":
                 raise InvalidAction(f"{r.name} has no backgammon: resign a single game or a mars (gammon)")
-            return {"single": 1, "gammon": 2}[kind]
-        base = {"single": 1, "gammon": 2, "backgammon": 3}[kind]
-        return self._jacoby(kind, base * self._cube)
+            return BASE_POINTS[kind]
+        return self._jacoby(kind, BASE_POINTS[kind] * self._cube)
 
     def _check_answer(self, player, phase, what, owner):
         player = check_player(player)

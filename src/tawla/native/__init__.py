@@ -21,7 +21,7 @@ from .backend import available, default_engine, resolve_engine
 from .evaluators import (build_one_sided, build_two_sided, eval_bg, eval_ends, features_bg, linear_bg, n_features,
                          net_chooser, net_columns, net_eval, net_fit, net_inputs, net_outputs, net_ply1_targets,
                          net_ply2_targets, net_positions, net_rollout_targets, net_sizes, net_train, nohit_contact,
-                         race_bg, race_sides)
+                         race_rows, race_sides)
 from .movegen import (count_moves, expand, expand_all_rolls, flip_row, flip_rows, format_steps, game_result,
                       game_results, is_frozen, is_over, legal_moves, legal_sequences, next_turn_row, play_hops, playout,
                       rng_restore, step_tuples, throw_dice, throw_dice_saving, turn_engine, turn_finals, turn_lit,
@@ -36,7 +36,7 @@ __all__ = [
     "turn_steps", "turn_lit", "turn_step", "turn_finals", "play_hops", "throw_dice", "throw_dice_saving",
     "rng_restore", "step_tuples", "format_steps",
     # evaluators (compiled only)
-    "n_features", "features_bg", "linear_bg", "race_bg", "race_sides", "eval_ends", "eval_bg", "nohit_contact",
+    "n_features", "features_bg", "linear_bg", "race_rows", "race_sides", "eval_ends", "eval_bg", "nohit_contact",
     # networks and their training (compiled only)
     "net_sizes", "net_inputs", "net_outputs", "net_columns", "net_eval", "net_chooser", "net_train",
     "net_positions", "net_ply1_targets", "net_ply2_targets", "net_rollout_targets", "net_fit",

@@ -5,8 +5,8 @@ The default engine is read once, at import: ``TAWLA_NO_NATIVE=1`` hides the comp
 numpy); ``TAWLA_ENGINE=reference`` makes the reference engine the default of every call that
 takes ``engine=`` (a call's own ``engine=`` still chooses, so that one process can diff the two
 engines). The compiled interface is fixed at build time: :data:`COMPILED_API` lists what each
-compiled module must provide, and a build that lacks any of it is refused here, at import,
-rather than found out call by call.
+compiled module must provide, and a build that lacks any of it is refused here, at import
+(:class:`tawla.errors.ConfigError`), rather than found out call by call.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ COMPILED_API: dict[str, tuple[str, ...]] = {
                "turn_step", "play_hops"),
     "_dice": ("throw_dice", "throw_dice_saving", "rng_restore", "rng_snapshot_check"),
     "_steps": ("step_tuples", "format_steps"),
-    "_eval": ("n_features", "features_bg", "linear_bg", "race_bg", "race_sides", "eval_ends", "eval_bg",
+    "_eval": ("n_features", "features_bg", "linear_bg", "race_rows", "race_sides", "eval_ends", "eval_bg",
               "nohit_contact"),
     "_net": ("NET_INPUTS", "NET_OUTPUTS", "NET_MAX_HIDDEN", "net_inputs", "net_outputs", "net_columns",
              "net_eval_bg", "NetChooser"),
@@ -55,7 +55,7 @@ def _load() -> dict[str, ModuleType]:
         return {}
     missing = [f"{m}.{name}" for m, names in COMPILED_API.items() for name in names if not hasattr(mods[m], name)]
     if missing:
-        raise ImportError(f"the compiled modules of tawla.native are from another version (missing "
+        raise ConfigError(f"the compiled modules of tawla.native are from another version (missing "
                           f"{', '.join(missing)}): rebuild the package (pip install .)")
     return mods
 

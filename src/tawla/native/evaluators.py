@@ -21,7 +21,7 @@ import numpy as np
 from ..rules import Ruleset
 from .backend import compiled, params
 
-__all__ = ["n_features", "features_bg", "linear_bg", "race_bg", "race_sides", "eval_ends", "eval_bg",
+__all__ = ["n_features", "features_bg", "linear_bg", "race_rows", "race_sides", "eval_ends", "eval_bg",
            "nohit_contact", "net_sizes", "net_inputs", "net_outputs", "net_columns", "net_eval",
            "net_chooser", "net_train", "net_positions", "net_ply1_targets", "net_ply2_targets",
            "net_rollout_targets", "net_fit", "build_one_sided", "build_two_sided"]
@@ -37,21 +37,22 @@ def features_bg(rows: np.ndarray) -> np.ndarray:
     return compiled("_eval").features_bg(rows)
 
 
-def linear_bg(rows: np.ndarray, weights: np.ndarray, cube: bool) -> np.ndarray:
-    """float64[N, 6]: the linear contact model (``weights`` float64[5, n_features()]); ``cube``:
-    backgammons count."""
-    return compiled("_eval").linear_bg(rows, weights, cube)
+def linear_bg(rows: np.ndarray, weights: np.ndarray, r: Ruleset) -> np.ndarray:
+    """float64[N, 6]: the linear contact model of backgammon-geometry rows (``weights``
+    float64[5, n_features()]; backgammons under the cube's scoring only)."""
+    return compiled("_eval").linear_bg(rows, weights, params(r))
 
 
-def race_bg(rows: np.ndarray, one: np.ndarray, two: np.ndarray) -> np.ndarray:
-    """float64[N, 6]: the race model of opposite-geometry rows with no contact."""
-    return compiled("_eval").race_bg(rows, one, two)
+def race_rows(rows: np.ndarray, r: Ruleset, one: np.ndarray, two: np.ndarray) -> np.ndarray:
+    """float64[N, 6]: the race model of rows with no contact (column 0 as :func:`race_sides`)."""
+    return compiled("_eval").race_rows(rows, params(r), one, two)
 
 
-def race_sides(me: np.ndarray, opp: np.ndarray, one: np.ndarray, two: np.ndarray, checkers_left: bool) -> np.ndarray:
+def race_sides(me: np.ndarray, opp: np.ndarray, r: Ruleset, one: np.ndarray, two: np.ndarray) -> np.ndarray:
     """float64[N, 6]: the race model of two sides (int32[N, 26] each, in their own numbering);
-    ``checkers_left``: column 0 is tawla31's expected points (RULES.md §5.7)."""
-    return compiled("_eval").race_sides(me, opp, one, two, checkers_left)
+    column 0 is tawla31's expected points under checkers-left scoring (RULES.md §5.7), else
+    2 win - 1 + win gammon - lose gammon."""
+    return compiled("_eval").race_sides(me, opp, params(r), one, two)
 
 
 def eval_ends(rows: np.ndarray, r: Ruleset, one: np.ndarray, two: np.ndarray) -> tuple:

@@ -32,7 +32,7 @@ def native_params(r: Ruleset) -> dict:
     Returns
     -------
     dict
-        Exactly the fields of the C struct ``tw_params`` (``csrc/tw_params.h``), by name:
+        Exactly the fields of the C struct ``tw_params`` (``csrc/movegen/tw_params.h``), by name:
         integer flags, and ``start``, the starting checkers of each side as 26 counts per
         own point (index 0 and 25 are 0).
     """
