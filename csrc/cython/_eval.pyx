@@ -103,12 +103,22 @@ def race_sides(const int[:, ::1] me, const int[:, ::1] opp, Params params, const
     return out
 
 
-def eval_ends(const cnp.uint8_t[:, ::1] rows, Params params, const double[:, :, ::1] one, const double[::1] two):
+def eval_ends(const cnp.uint8_t[:, ::1] rows, Params params, const double[:, :, ::1] one, const double[::1] two,
+              W=None):
     """The rows no contact model sees, for every ruleset (``tw_eval_ends``): ``(out float64[N, 6],
     kind uint8[N])`` with kind 1 for a lost game, 2 a won one, 3 a race, 4 a draw (``out`` holds
-    their evaluation) and 0 a contact row (``out`` 0)."""
+    their evaluation) and 0 a contact row (``out`` 0; with the linear model's weights ``W``,
+    float64[5, NF], its value: the one-pass evaluation of backgammon and adi)."""
     cdef Py_ssize_t i, n = rows.shape[0]
+    cdef const double[:, ::1] w
+    cdef long ldw = 0
+    cdef const double *wp = NULL
     _check_rows(rows)
+    if W is not None:
+        w = W
+        _check_weights(w)
+        ldw = w.strides[0] // sizeof(double)
+        wp = &w[0, 0]
     cdef tw_geo g
     tw_geo_init(&g, params.p.same, params.p.contact == TW_PIN)
     cdef tw_race_tables t = race_view(one, two)
@@ -118,30 +128,10 @@ def eval_ends(const cnp.uint8_t[:, ::1] rows, Params params, const double[:, :, 
     cdef cnp.uint8_t[::1] kind = kind_np
     with nogil:
         for i in range(n):
-            kind[i] = tw_eval_ends(&params.p, &g, &rows[i, 0], &t, &o[i, 0])
-    return out, kind_np
-
-
-def eval_bg(const cnp.uint8_t[:, ::1] rows, const double[:, ::1] W, Params params,
-            const double[:, :, ::1] one, const double[::1] two):
-    """Backgammon / adi evaluation in one pass: game over, race model, linear contact.
-
-    Returns ``(out float64[N, 6], kind uint8[N])``, ``kind`` as :func:`eval_ends` gives it.
-    """
-    cdef Py_ssize_t i, n = rows.shape[0]
-    _check_rows(rows)
-    cdef long ldw = W.strides[0] // sizeof(double)
-    _check_weights(W)
-    cdef tw_geo g
-    tw_geo_init(&g, params.p.same, params.p.contact == TW_PIN)
-    cdef tw_race_tables t = race_view(one, two)
-    out = np.zeros((n, 6), dtype=np.float64)
-    kind_np = np.zeros(n, dtype=np.uint8)
-    cdef double[:, ::1] o = out
-    cdef cnp.uint8_t[::1] kind = kind_np
-    with nogil:
-        for i in range(n):
-            kind[i] = tw_eval_bg_row(&params.p, &g, &rows[i, 0], &W[0, 0], ldw, &t, &o[i, 0])
+            if wp == NULL:
+                kind[i] = tw_eval_ends(&params.p, &g, &rows[i, 0], &t, &o[i, 0])
+            else:
+                kind[i] = tw_eval_bg_row(&params.p, &g, &rows[i, 0], wp, ldw, &t, &o[i, 0])
     return out, kind_np
 
 

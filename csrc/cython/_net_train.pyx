@@ -20,12 +20,17 @@ tw_eval_init()  # the shot tables of the hand features (this module's copy of th
 tw_net_init()  # the table of the logistic function
 
 
-cdef _refuse_finished(Params params, const uint8_t[:, ::1] positions):
-    """Raise InvalidPosition for the first row whose game is over (the frozen test included)."""
+cdef _targets_out(Params params, const uint8_t[:, ::1] positions, bint checked):
+    """The zeroed float32[N, NET_OUTPUTS] targets of ``positions``; when ``checked``, first
+    InvalidPosition for a row that is not a position of the ruleset or whose game is over (the
+    frozen test included)."""
     cdef Py_ssize_t i
-    for i in range(positions.shape[0]):
-        if row_over(&positions[i, 0], params):
-            raise InvalidPosition(f"row {i} is a finished game")
+    if checked:
+        validate_batch(params, positions)
+        for i in range(positions.shape[0]):
+            if row_over(&positions[i, 0], params):
+                raise InvalidPosition(f"row {i} is a finished game")
+    return np.zeros((positions.shape[0], TW_NET_NO), dtype=np.float32)
 
 
 cdef const tw_race_tables *_race_view(Params params, race_one, race_two,
@@ -178,10 +183,7 @@ def net_ply1_targets(const uint8_t[:, ::1] positions, Params params, const float
     cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
     cdef Py_ssize_t n = positions.shape[0]
     cdef int ok
-    if checked:
-        validate_batch(params, positions)
-        _refuse_finished(params, positions)
-    out = np.zeros((n, TW_NET_NO), dtype=np.float32)
+    out = _targets_out(params, positions, checked)
     if n == 0:
         return out
     cdef float[:, ::1] o = out
@@ -218,10 +220,7 @@ def net_ply2_targets(const uint8_t[:, ::1] positions, Params params, const float
     cdef int ok
     if not 1 <= prune <= 8:
         raise InvalidArgument(f"prune must be 1..8, not {prune}")
-    if checked:
-        validate_batch(params, positions)
-        _refuse_finished(params, positions)
-    out = np.zeros((n, TW_NET_NO), dtype=np.float32)
+    out = _targets_out(params, positions, checked)
     if n == 0:
         return out
     cdef float[:, ::1] o = out
@@ -262,10 +261,7 @@ def net_rollout_targets(const uint8_t[:, ::1] positions, Params params, const fl
     cdef int ok
     if trials < 1 or horizon < 0 or first < 0:
         raise InvalidArgument(f"need trials >= 1, horizon >= 0 and first >= 0, not {trials}, {horizon}, {first}")
-    if checked:
-        validate_batch(params, positions)
-        _refuse_finished(params, positions)
-    out = np.zeros((n, TW_NET_NO), dtype=np.float32)
+    out = _targets_out(params, positions, checked)
     if n == 0:
         return out
     cdef float[:, ::1] o = out

@@ -44,8 +44,7 @@ tw_result tw_game_result(const tw_params *P, const tw_geo *g, const uint8_t *b, 
     tw_result r = {0, -1, -1, 0};
     uint8_t me[26], op[26];
     int who;
-    if (b[0] != 15 && b[26] != 15 && !P->quadrant_lock_win && !P->mother_plakoto
-        && (no_freeze_check || !P->can_freeze))
+    if (!tw_may_be_over(P, b) && (no_freeze_check || !P->can_freeze))
         return r;  /* the hitting games: only the 15th checker off ends a game */
     tw_own(g, b, 0, me); tw_own(g, b, 1, op);
     for (who = 0; who < 2; who++) {
@@ -94,6 +93,6 @@ tw_result tw_game_result(const tw_params *P, const tw_geo *g, const uint8_t *b, 
 /* Game over without the frozen test (cheap part of game_result). */
 int tw_over_cheap(const tw_params *P, const tw_geo *g, const uint8_t *b) {
     if (b[0] == 15 || b[26] == 15) return 1;
-    if (!P->quadrant_lock_win && !P->mother_plakoto) return 0;
+    if (!tw_may_be_over(P, b)) return 0;
     return tw_game_result(P, g, b, 1).over;
 }

@@ -32,7 +32,7 @@ COMPILED_API: dict[str, tuple[str, ...]] = {
                "turn_step", "play_hops"),
     "_dice": ("throw_dice", "throw_dice_saving", "rng_restore", "rng_snapshot_check"),
     "_steps": ("step_tuples", "format_steps"),
-    "_eval": ("n_features", "features_bg", "linear_bg", "race_rows", "race_sides", "eval_ends", "eval_bg",
+    "_eval": ("n_features", "features_bg", "linear_bg", "race_rows", "race_sides", "eval_ends",
               "nohit_contact"),
     "_net": ("NET_INPUTS", "NET_OUTPUTS", "NET_MAX_HIDDEN", "net_inputs", "net_outputs", "net_columns",
              "net_eval_bg", "NetChooser"),

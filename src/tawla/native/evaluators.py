@@ -65,7 +65,7 @@ def eval_ends(rows: np.ndarray, r: Ruleset, one: np.ndarray, two: np.ndarray) ->
 def eval_bg(rows: np.ndarray, weights: np.ndarray, r: Ruleset, one: np.ndarray, two: np.ndarray) -> tuple:
     """:func:`eval_ends`, then the linear contact model on the contact rows, in one pass:
     ``(out float64[N, 6], kind uint8[N])``."""
-    return compiled("_eval").eval_bg(rows, weights, params(r), one, two)
+    return compiled("_eval").eval_ends(rows, params(r), one, two, weights)
 
 
 def nohit_contact(rows: np.ndarray, r: Ruleset) -> np.ndarray:
