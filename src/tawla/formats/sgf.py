@@ -120,7 +120,17 @@ def _tokens(text: str):
             end = _value_end(text, pos)
             raw = text[pos:end]
             pos = end + 1
-            yield "value", _ESCAPE_RE.sub(r"\1", raw) if "\\" in raw else raw
+            yield "value", _unescape(raw) if "\\" in raw else raw
+
+
+def _unescape(raw: str) -> str:
+    """A value's text with its escapes removed (a backslash makes the next character plain),
+    by whole-string replaces (each a copy of the text) rather than one piece per escape; the
+    pairs of backslashes are held by a control character absent from the text."""
+    mark = next((c for c in "\x00\x01\x02\x03\x04\x05\x06\x07\x08" if c not in raw), None)
+    if mark is None:
+        return _ESCAPE_RE.sub(r"\1", raw)
+    return raw.replace("\\\\", mark).replace("\\", "").replace(mark, "\\")
 
 
 def _parse_trees(text: str) -> list[list[dict[str, list[str]]]]:
