@@ -11,7 +11,7 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
-from service_helpers import Player, Server, create_room, join, play_until  # noqa: E402
+from service_helpers import Player, Server, create_room, join, play_until, ws_connect  # noqa: E402
 
 
 @pytest.fixture
@@ -109,7 +109,7 @@ def test_a_record_that_does_not_replay_keeps_only_its_room_shut(db, servers, tmp
     con.close()
     b = servers(db)
     with httpx.Client(base_url=b.url, timeout=30) as c:
-        assert c.get(f"/v1/rooms/{broken.code}", headers=broken.headers).status_code == 404
+        assert c.get(f"/v1/rooms/{broken.code}", headers=broken.headers).status_code == 401  # not resumed
         assert Player(c, fine.code, fine.token, 0).state()["status"] == "playing"
 
 
@@ -122,8 +122,7 @@ def test_a_server_that_stops_does_not_report_its_players_gone(db, servers):
                                       "grace_seconds": 60}, headers={"Authorization": f"Bearer {accounts[0]}"})
         host = Player(c, r.json()["code"], r.json()["token"], 0)
         c.post(f"/v1/rooms/{host.code}/join", json={}, headers={"Authorization": f"Bearer {accounts[1]}"})
-        url = a.url.replace("http", "ws") + f"/v1/rooms/{host.code}/ws?token={host.token}"
-        with websockets_sync.connect(url, open_timeout=10) as ws:
+        with ws_connect(a, host.code, host.token) as ws:
             ws.recv(timeout=10)
             a.stop()  # SIGTERM: uvicorn closes the socket with 1012
     b = servers(db)

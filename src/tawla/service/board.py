@@ -115,9 +115,9 @@ def board_svg(room: Any, viewer_seat: Optional[int], selected: Optional[int] = N
                      players=(names[turn], names[1 - turn]), title=f"room {room.code}")
 
 
-def _token(cred: Optional[HTTPAuthorizationCredentials] = Depends(_bearer),
-           token: Optional[str] = Query(default=None, description="the bearer token, for an <img> source")) -> Optional[str]:
-    return cred.credentials if cred is not None else token
+def _token(cred: Optional[HTTPAuthorizationCredentials] = Depends(_bearer)) -> Optional[str]:
+    """The bearer token of the ``Authorization`` header (never one in the URL, which logs keep)."""
+    return cred.credentials if cred is not None else None
 
 
 @router.get("/v1/rooms/{code}/board.svg", response_class=Response,
