@@ -129,3 +129,65 @@ def test_a_server_that_stops_does_not_report_its_players_gone(db, servers):
     with httpx.Client(base_url=b.url, timeout=30) as c:
         events = Player(c, host.code, host.token, 0).state()["match"]["events"]
         assert not [e for e in events if e["type"] == "disconnect"]
+
+
+def test_the_version_only_grows_across_a_restart(db, servers):
+    a = servers(db)
+    with httpx.Client(base_url=a.url, timeout=30) as c:
+        host = create_room(c, ruleset="adi", house="international", length=1)
+        join(c, host)
+        for _ in range(6):  # spectators change the room, not its match's log
+            join(c, host, "watcher")
+        before = host.state()["version"]
+        a.kill()
+    b = servers(db)
+    with httpx.Client(base_url=b.url, timeout=30) as c:
+        after = Player(c, host.code, host.token, 0).state()
+    assert after["version"] > before and after["spectators"] == 6
+
+
+def test_a_database_written_before_the_events_table_loads(tmp_path, servers):
+    """The tables as an older service wrote them: no ``events`` table, no ``rooms.version``,
+    the whole match in ``rooms.match``."""
+    import json
+
+    from tawla.match import Match
+    from tawla.service.store import hash_token
+
+    m = Match("adi", "international", 1, ("Ann", "Bob"), rng=7, clock=time.time)
+    while m.phase != "move":
+        m.roll(m.turn)
+    m.play(m.turn, m.legal_moves()[0])
+    path = tmp_path / "old.db"
+    con = sqlite3.connect(path)
+    with con:
+        con.executescript("""
+            CREATE TABLE accounts (id INTEGER PRIMARY KEY AUTOINCREMENT, name VARCHAR(200) NOT NULL,
+                token VARCHAR(64) NOT NULL UNIQUE, house VARCHAR(40) NOT NULL,
+                balance INTEGER NOT NULL CONSTRAINT balance_not_negative CHECK (balance >= 0), created FLOAT NOT NULL);
+            CREATE TABLE ledger (id INTEGER PRIMARY KEY AUTOINCREMENT, account INTEGER, room VARCHAR(16),
+                amount INTEGER NOT NULL, kind VARCHAR(16) NOT NULL, t FLOAT NOT NULL);
+            CREATE TABLE rooms (code VARCHAR(16) PRIMARY KEY, options TEXT NOT NULL, status VARCHAR(16) NOT NULL,
+                match TEXT, deadline FLOAT, escrow INTEGER NOT NULL, match_no INTEGER NOT NULL,
+                rematch TEXT NOT NULL, created FLOAT NOT NULL);
+            CREATE TABLE members (id INTEGER PRIMARY KEY AUTOINCREMENT, room VARCHAR(16) NOT NULL, seat INTEGER,
+                name VARCHAR(200) NOT NULL, token VARCHAR(64) UNIQUE, account INTEGER, bot VARCHAR(16));
+        """)
+        opts = {"house": "international", "public": False, "stake": 0, "ruleset": "adi", "length": 1}
+        con.execute("INSERT INTO rooms VALUES ('OLDONE', ?, 'playing', ?, NULL, 0, 1, '[]', 0)",
+                    (json.dumps(opts), m.to_json()))
+        for seat, name in ((0, "Ann"), (1, "Bob")):
+            con.execute("INSERT INTO members (room, seat, name, token) VALUES ('OLDONE', ?, ?, ?)",
+                        (seat, name, hash_token(f"token-{seat}")))
+    con.close()
+    s = servers(f"sqlite:///{path}")
+    with httpx.Client(base_url=s.url, timeout=30) as c:
+        p = Player(c, "OLDONE", "token-0", 0)
+        st = p.state()
+        assert st["status"] == "playing" and st["match"]["events"] == m.events and st["version"] >= len(m.events)
+        mover = Player(c, "OLDONE", f"token-{st['to_act']}", st["to_act"])
+        assert mover.act("roll" if st["phase"] == "roll" else "resign", kind="single").status_code == 200
+    s.kill()
+    again = servers(f"sqlite:///{path}")
+    with httpx.Client(base_url=again.url, timeout=30) as c:
+        assert len(Player(c, "OLDONE", "token-0", 0).state()["match"]["events"]) > len(m.events)
