@@ -67,6 +67,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB, *, lo
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(address)
+    sock.listen(2048)  # connections wait in the backlog until the application has started
     bound = sock.getsockname()
     shown = f"[{bound[0]}]" if family == socket.AF_INET6 else bound[0]
     config = uvicorn.Config(create_app(db, limits=limits), log_level=log_level, access_log=True,

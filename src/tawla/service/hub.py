@@ -410,9 +410,10 @@ class Hub(RoomTasks):
         if self.rooms.get(room.code) is not room:
             return
         del self.rooms[room.code]
-        for mem in room.members:
-            if mem.token is not None and self.tokens.get(mem.token) is mem:
-                del self.tokens[mem.token]
+        for x in room.members:
+            token = x.token
+            if token is not None and self.tokens.get(token) is x:
+                del self.tokens[token]
         for t in (room.timer, room.bot_task):
             if t is not None and t is not asyncio.current_task():
                 t.cancel()

@@ -312,9 +312,9 @@ class Store:
                     by_code[m["room"]]["members"].append(dict(m))
             for e in c.execute(select(events.c.room, events.c.match_no, events.c.event)
                                .order_by(events.c.room, events.c.match_no, events.c.seq)):
-                r = by_code.get(e.room)
-                if r is not None and e.match_no == r["match_no"]:
-                    r["events"].append(e.event)
+                owner = by_code.get(e.room)
+                if owner is not None and e.match_no == owner["match_no"]:
+                    owner["events"].append(e.event)
         return out
 
 
