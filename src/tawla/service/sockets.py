@@ -11,7 +11,9 @@ Limits (:class:`~tawla.service.limits.Limits`): a text frame over ``frame_bytes`
 faster than ``frames_per_second`` with bursts of ``frame_burst``, get an error frame
 (``LimitExceeded``) and the close code 1008; a binary frame or one that is not an action
 object gets an error frame and the socket stays up; a socket that lets ``send_queue``
-frames pile up unsent (a slow reader) is closed with 1008, its frames dropped.
+frames pile up unsent (a slow reader) is closed with 1008, its frames dropped; a socket's
+next message is read only once its queue has drained to half, so that a client writing
+faster than it reads is held back rather than dropped.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ SERVER_RESTART = 1012
 """The WebSocket close code with which uvicorn closes the sockets when it stops."""
 
 _CLOSE = object()  # in a send queue: close the socket after the frames before it
+
+SLOW_READER_SECONDS = 10.0
+"""How long a socket's next message waits for its queue to drain to half before the socket is
+dropped as a slow reader."""
 
 
 def error_frame(error: str, detail: str, status: int | None = None) -> dict[str, Any]:
@@ -104,6 +110,16 @@ class Connection:
                         self.reader.cancel()
                     return
                 await self.ws.send_text(json.dumps(frame, separators=(",", ":")))
+
+    async def drained(self, seconds: float) -> bool:
+        """Wait until at most half of the queue is left (the socket's own answers must not
+        outrun its sending); False when that takes more than ``seconds`` (a slow reader)."""
+        deadline = asyncio.get_running_loop().time() + seconds
+        while self.queue.qsize() > self.limit // 2 and self.closed is None:
+            if asyncio.get_running_loop().time() > deadline:
+                return False
+            await asyncio.sleep(0.005)
+        return True
 
     async def finish(self, timeout: float = 2.0) -> None:
         """Wait for the frames queued before a close to be sent, at most ``timeout`` s."""
@@ -179,9 +195,14 @@ async def room_socket(ws: WebSocket, code: str) -> None:
                 conn.put_nowait(error_frame("InvalidArgument", "a message is an action object in a text frame, "
                                                                "not a binary frame"))
                 continue
+            if not await conn.drained(SLOW_READER_SECONDS):
+                h.metrics.socket_closes.labels("slow").inc()
+                conn._drop("a slow reader: frames were not read")
+                break
             reply = await _socket_action(h, code, token, text)
             if reply is not None:
                 conn.put_nowait(reply)
+            await asyncio.sleep(0)  # frames already buffered do not keep other requests waiting
     except WebSocketDisconnect as e:
         gone = e.code != SERVER_RESTART
     except asyncio.CancelledError:
