@@ -173,14 +173,66 @@ def report(out: dict) -> str:
     ])
 
 
+def engine_costs(lengths=(1_000, 40_000), repeat: int = 20) -> str:
+    """In process: what following a match's log costs at a given length. A log of ``n``
+    events is made of step/undo pairs in one turn (as an engine without the undo bound wrote
+    them; such a log still replays); then, per call, the median of ``repeat``: ``events`` (the
+    whole log copied), ``events_since`` (the service's call: the last two events),
+    ``to_json`` (the whole document), and a step with the rows a service writes for it."""
+    import statistics
+
+    from tawla.match import Match
+
+    lines = []
+    for n in lengths:
+        m = Match("backgammon", "international", 7, rng=3)
+        while m.phase != "move":
+            m.roll(m.turn)
+        doc = m.to_dict()
+        s0 = m.legal_steps()[0]
+        die = [s0.die] if isinstance(s0.die, int) else list(s0.die)
+        while len(doc["events"]) < n:
+            doc["events"].append({"type": "step", "t": None, "player": m.turn, "from": s0.from_point,
+                                  "to": s0.to_point, "dice": die, "hit": s0.hit})
+            doc["events"].append({"type": "undo", "t": None, "player": m.turn})
+        big = Match.replay(doc)
+
+        def timed(fn):
+            xs = []
+            for _ in range(repeat):
+                t = time.perf_counter()
+                fn()
+                xs.append(time.perf_counter() - t)
+            return statistics.median(xs) * 1e3
+
+        k = big.event_count
+        full, tail, whole = timed(lambda: big.events), timed(lambda: big.events_since(k - 2)), timed(big.to_json)
+
+        def step_and_rows():
+            big.step(big.turn, s0.from_point, s0.to_point)
+            rows = [json.dumps(e, sort_keys=True, separators=(",", ":")) for e in big.events_since(k)]
+            big._events.pop()  # the measured step taken back by hand (undo is spent in this turn)
+            big._played, big._hops, big._lits = (), (), big._lits[:1]
+            return rows
+
+        step = timed(step_and_rows)
+        lines.append(f"log of {k} events: events {full:.2f} ms, events_since {tail:.3f} ms, to_json {whole:.1f} ms "
+                     f"({len(big.to_json()) / 1e6:.2f} MB), a step and its rows {step:.3f} ms")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--frames", type=int, default=4000)
     p.add_argument("--reads", type=int, default=400)
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--engine", action="store_true", help="only the in-process costs of following a long log")
     p.add_argument("--plain", action="store_true",
                    help="an older tawla: no --log-level, the socket's token in the URL")
     args = p.parse_args(argv)
+    if args.engine:
+        print(engine_costs())
+        return 0
     with tempfile.TemporaryDirectory() as d:
         proc, url = start_server(f"sqlite:///{d}/flood.db", args.limit, args.plain)
         try:

@@ -159,3 +159,25 @@ def test_body_limit_refuses_declared_and_chunked_bodies():
     assert chunked[0]["status"] == 413 and not seen
     fine = _asgi_post(app, [b"x" * 50, b"y" * 50], [])
     assert fine[0]["status"] == 200 and seen == [b"x" * 50 + b"y" * 50]
+
+
+def test_a_room_rebuilds_its_match_from_what_was_written():
+    """A failed write puts the match back to its document and the events written after it."""
+    from tawla.service.rooms import Member, Room, room_options
+
+    room = Room("ABCDEF", room_options("adi", "international", 1, None, False, 0, None, False))
+    room.members = [Member("ABCDEF", 0, "a", "x"), Member("ABCDEF", 1, "b", "y")]
+    m = room.start_match()
+    while m.phase != "move":
+        m.roll(m.turn)
+    written = m.event_count
+    rows = room.unsaved_events()
+    assert [json.loads(e) for _, _, e in rows] == m.events_since(room.saved_events)
+    room.saved_events = written
+    m.play(m.turn, m.legal_moves()[0])  # applied, then its write fails
+    assert room.match.event_count > written
+    room.rebuild()
+    assert room.match.event_count == written and room.match.events == m.events[:written]
+    again = Room("ABCDEF", room.options)
+    again.restore(room.match_json, [e for _, _, e in rows])
+    assert again.match.to_json() == room.match.to_json()
