@@ -23,7 +23,7 @@ from service_helpers import Player, Server, create_room, join, play_until, ws_co
 from tawla.match.turns import MAX_UNDOS  # noqa: E402
 
 TIGHT = {"frames_per_second": 5, "frame_burst": 8, "spectators": 2, "idle_timeouts": 1, "auth_seconds": 5,
-         "frame_bytes": 2048, "body_bytes": 8192}
+         "frame_bytes": 2048, "body_bytes": 8192, "closed_room_seconds": 1}
 
 
 @pytest.fixture(scope="module")
@@ -190,6 +190,13 @@ def test_a_room_abandoned_to_its_bot_ends(client):
         time.sleep(0.05)
         s = host.state()
     assert s["phase"] == "over" and s["end_reason"] == "forfeit" and s["winner"] == 1 and s["status"] == "over"
+    # over, with no socket open: after closed_room_seconds the room leaves memory, its tokens expire
+    for _ in range(300):
+        r = client.get(f"/v1/rooms/{host.code}", headers=host.headers)
+        if r.status_code != 200:
+            break
+        time.sleep(0.05)
+    assert r.status_code == 401
 
 
 @pytest.fixture(scope="module")

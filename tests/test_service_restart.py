@@ -114,7 +114,7 @@ def test_a_record_that_does_not_replay_keeps_only_its_room_shut(db, servers, tmp
 
 
 def test_a_server_that_stops_does_not_report_its_players_gone(db, servers):
-    websockets_sync = pytest.importorskip("websockets.sync.client")
+    pytest.importorskip("websockets.sync.client")
     a = servers(db)
     with httpx.Client(base_url=a.url, timeout=30) as c:
         accounts = [c.post("/v1/accounts", json={"name": n}).json()["token"] for n in ("a", "b")]

@@ -154,6 +154,8 @@ def _parse_trees(text: str) -> list[list[dict[str, list[str]]]]:
             raise FormatError(f"SGF syntax error: expected '(' , got {quote(tok)}")
         top = stack[-1]
         if kind == "punct" and tok == ")":
+            if not top[0]:  # a game tree is a sequence of at least one node, then its variations
+                raise FormatError("SGF syntax error: a game tree without a node")
             stack.pop()
             line = top[0] + (top[3] or [])
             if not stack:
