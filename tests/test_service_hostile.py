@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 from service_helpers import Player, Server, create_room, join, play_until, ws_connect  # noqa: E402
 from tawla.match.turns import MAX_UNDOS  # noqa: E402
 
-TIGHT = {"frames_per_second": 5, "frame_burst": 8, "spectators": 2, "idle_timeouts": 1, "auth_seconds": 5,
+TIGHT = {"frames_per_second": 5, "frame_burst": 8, "spectators": 2, "sockets_per_member": 2, "idle_timeouts": 1, "auth_seconds": 5,
          "frame_bytes": 2048, "body_bytes": 8192, "closed_room_seconds": 1}
 
 
@@ -178,6 +178,18 @@ def test_spectators_per_room_are_bounded(client):
         assert join(client, players[0], "watcher").seat is None
     r = client.post(f"/v1/rooms/{players[0].code}/join", json={"name": "one too many"})
     assert r.status_code == 429 and r.json()["error"] == "LimitExceeded"
+
+
+def test_sockets_per_token_are_bounded(server, client):
+    players = two_players(client, ruleset="adi")
+    watcher = join(client, players[0], "watcher")
+    with ws_connect(server, watcher.code, watcher.token) as a, ws_connect(server, watcher.code, watcher.token) as b:
+        assert json.loads(a.recv(timeout=10))["type"] == json.loads(b.recv(timeout=10))["type"] == "state"
+        with ws_connect(server, watcher.code, watcher.token, first_message=True) as c:
+            frames, code = frames_until_close(c)
+        assert code == 1008 and frames[-1]["error"] == "LimitExceeded"
+    with ws_connect(server, watcher.code, watcher.token) as again:  # closed ones do not count
+        assert json.loads(again.recv(timeout=10))["type"] == "state"
 
 
 def test_a_room_abandoned_to_its_bot_ends(client):

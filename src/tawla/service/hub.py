@@ -490,7 +490,16 @@ class Hub(RoomTasks):
 
     async def connect(self, room: Room, mem: Member, q: Any) -> None:
         """A socket of ``mem`` opens (``q``: its queue, with ``put_nowait(frame)`` and
-        ``close(reason)``): it gets the state; an absent player is back."""
+        ``close(reason)``): it gets the state; an absent player is back.
+
+        Raises
+        ------
+        tawla.errors.LimitExceeded
+            ``mem`` has :attr:`Limits.sockets_per_member` sockets open already.
+        """
+        if sum(1 for other in room.sockets if getattr(other, "member", None) is mem) >= self.limits.sockets_per_member:
+            raise LimitExceeded(f"a token opens at most {self.limits.sockets_per_member} sockets at once")
+        q.member = mem
         if not room.sockets:
             self._new_events(room)  # what happened while no socket was open is in the state
         room.sockets[q] = mem.seat

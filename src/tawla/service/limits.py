@@ -48,6 +48,8 @@ class Limits:
         The largest HTTP request body (413 beyond).
     spectators : int
         Spectators per room.
+    sockets_per_member : int
+        Sockets open at once with one token (a seat's or a spectator's).
     window_seconds : float
         The window of the per-address counts below.
     rooms_per_window, accounts_per_window, coins_per_window : int
@@ -71,6 +73,7 @@ class Limits:
     send_queue: int = 64
     body_bytes: int = 65_536
     spectators: int = 32
+    sockets_per_member: int = 4
     window_seconds: float = 3600.0
     rooms_per_window: int = 60
     accounts_per_window: int = 5

@@ -11,7 +11,8 @@ Limits (:class:`~tawla.service.limits.Limits`): a text frame over ``frame_bytes`
 faster than ``frames_per_second`` with bursts of ``frame_burst``, get an error frame
 (``LimitExceeded``) and the close code 1008; a binary frame or one that is not an action
 object gets an error frame and the socket stays up; a socket that lets ``send_queue``
-frames pile up unsent (a slow reader) is closed with 1008, its frames dropped; a socket's
+frames pile up unsent (a slow reader) is closed with 1008, its frames dropped, and so is a
+socket past ``sockets_per_member`` open with one token; a socket's
 next message is read only once its queue has drained to half, so that a client writing
 faster than it reads is held back rather than dropped.
 """
@@ -65,6 +66,7 @@ class Connection:
         self.limit = limit
         self.closed: Optional[str] = None
         self.reader: Optional[asyncio.Task] = None
+        self.member: Any = None  # set by the hub when the socket joins its room
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def put_nowait(self, frame: dict[str, Any]) -> None:
@@ -81,6 +83,7 @@ class Connection:
         """Send ``frame`` (if any) after the frames queued, then close with 1008."""
         if self.closed is not None:
             return
+        log.info("a socket is closed: %s", reason)
         self.closed = reason
         while self.queue.qsize() >= self.limit:  # room for the last frame and the marker
             self.queue.get_nowait()
@@ -90,6 +93,7 @@ class Connection:
 
     def _drop(self, reason: str) -> None:
         """Stop sending at once: the queued frames are dropped, the socket closed."""
+        log.info("a socket is dropped: %s", reason)
         self.closed = reason
         self.writer.cancel()
         if self.reader is not None and self.reader is not asyncio.current_task():
@@ -172,7 +176,15 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     conn = Connection(ws, limits.send_queue, h)
     conn.reader = asyncio.current_task()
     bucket = TokenBucket(limits.frames_per_second, limits.frame_burst)
-    await h.connect(room, mem, conn)
+    try:
+        await h.connect(room, mem, conn)
+    except TawlaError as e:
+        h.metrics.error(e)
+        h.metrics.socket_closes.labels("sockets").inc()
+        conn.reader = None
+        conn.close(f"limit: {e}", {"type": "error", "status": status_of(e), **error_body(e)})
+        await conn.finish()
+        return
     gone = True
     try:
         while conn.closed is None:
