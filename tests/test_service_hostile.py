@@ -192,6 +192,17 @@ def test_sockets_per_token_are_bounded(server, client):
         assert json.loads(again.recv(timeout=10))["type"] == "state"
 
 
+def test_a_room_abandoned_by_both_players_ends(client):
+    players = two_players(client, ruleset="adi", house="international", length=5, turn_seconds=1)
+    s = players[0].state()
+    for _ in range(300):  # nobody acts, nobody is connected
+        if s["phase"] == "over":
+            break
+        time.sleep(0.05)
+        s = players[0].state()
+    assert s["phase"] == "over" and s["end_reason"] == "forfeit"
+
+
 def test_a_room_abandoned_to_its_bot_ends(client):
     host = create_room(client, ruleset="adi", house="international", length=5, turn_seconds=1)
     assert client.post(f"/v1/rooms/{host.code}/bots", json={"level": "ply0"}, headers=host.headers).status_code == 201

@@ -57,9 +57,9 @@ class Limits:
     auth_seconds : float
         Time a socket has to send its token as its first message.
     idle_timeouts : int
-        Timeouts in a row that play for a human seat with none of the room's humans
-        connected, after which the room's match ends (a seat that does not come back
-        leaves it) and the room is closed.
+        Timeouts in a row that play for an absent human (no socket open; in a room with a
+        bot, or without coins and with no human connected), after which the absent seat
+        leaves and the match ends.
     grace_floor : float or None
         When set, the floor of every house's grace period instead of :data:`GRACE_FLOOR`.
     closed_room_seconds : float

@@ -1,8 +1,8 @@
 """What a running room does by itself: its timer (one task sleeps until
 :attr:`tawla.Match.deadline` and calls :meth:`tawla.Match.on_timeout`), its bot (searches in
 a thread pool, off the event loop; what it plays is applied and written like a player's
-action), the end of a room abandoned to its bot, and the sweep that takes finished rooms out
-of memory.
+action), the end of an abandoned room (its humans away for :attr:`Limits.idle_timeouts`
+timeouts in a row), and the sweep that takes finished rooms out of memory.
 
 :class:`RoomTasks` is a part of :class:`~tawla.service.hub.Hub`; it uses the hub's rooms,
 limits and writes (declared here, defined there).
@@ -102,7 +102,7 @@ class RoomTasks:
                 fired += 1
                 room.idle_timeouts = room.idle_timeouts + 1 if absent is not None else 0
                 if absent is not None and room.idle_timeouts >= self.limits.idle_timeouts and m.phase != "over":
-                    log.info("room %s: seat %s left its bot alone for %d turns: the match ends",
+                    log.info("room %s: seat %s was away for %d timeouts in a row: the match ends",
                              room.code, absent, room.idle_timeouts)
                     try:
                         m.leave(absent)
@@ -120,14 +120,20 @@ class RoomTasks:
 
     @staticmethod
     def _absent_human(room: Room) -> int | None:
-        """The seat a timeout is about to play for when it is a human's, in a room with a bot,
-        and none of the room's sockets is that human's; else None."""
+        """The seat a timeout is about to play for when the room looks abandoned: a human's
+        seat with no socket open, in a room with a bot, or in a room without coins where
+        no human has a socket open; else None (a coin table between two humans is left to
+        its grace period)."""
         m = room.match
-        if m is None or room.bot_seat() is None:
+        if m is None:
             return None
         seat = m.to_act
         mem = room.seat(seat) if seat is not None else None
         if mem is None or mem.bot is not None or seat in room.sockets.values():
+            return None
+        if room.bot_seat() is not None:
+            return seat
+        if room.stake or any(s is not None for s in room.sockets.values()):
             return None
         return seat
 
