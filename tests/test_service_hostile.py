@@ -139,9 +139,10 @@ def test_huge_dice_and_loose_types_are_4xx(client):
     for dice in (10**30, 2**63, [10**30], 0, [1, 2, 3, 4, 5]):
         r = players[0].act("step", **{"from": 24, "to": 18, "dice": dice})
         assert r.status_code == 422 and r.json()["error"] == "InvalidArgument", r.text
-    for stake in (True, "100", 1.5):
-        r = client.post("/v1/rooms", json={"ruleset": "adi", "house": "saharat", "stake": stake})
-        assert r.status_code == 422 and r.json()["error"] == "InvalidArgument", (stake, r.text)
+    for loose in ({"stake": True}, {"stake": "100"}, {"stake": 1.5}, {"turn_seconds": "60"}, {"grace_seconds": "60"},
+                  {"length": "3"}, {"public": "yes"}):
+        r = client.post("/v1/rooms", json={"ruleset": "adi", "house": "saharat", **loose})
+        assert r.status_code == 422 and r.json()["error"] == "InvalidArgument", (loose, r.text)
 
 
 def test_large_bodies_and_a_missing_content_type(client):

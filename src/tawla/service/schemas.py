@@ -133,13 +133,13 @@ class RoomRequest(BaseModel):
     ruleset: str = Field(default="backgammon", max_length=40)
     house: str = Field(default="international", max_length=40)
     length: Optional[StrictInt] = Field(default=None, ge=0, le=10000, description="points; null: the house's default")
-    turn_seconds: Optional[float] = Field(default=None, description="seconds a turn; null: unlimited; "
+    turn_seconds: Optional[float] = Field(default=None, strict=True, description="seconds a turn; null: unlimited; "
                                           "omitted: the house's default")
     public: StrictBool = False
     name: Optional[str] = Name
     stake: StrictInt = Field(default=0, ge=0, le=10**9, description="coins each player puts in (coin tables); "
                              "a whole number, not a string or a boolean")
-    grace_seconds: Optional[float] = Field(default=None, gt=0, le=86400,
+    grace_seconds: Optional[float] = Field(default=None, gt=0, le=86400, strict=True,
                                            description="coin tables: seconds to come back after a disconnect "
                                            "(at least the house's floor, 30 s unless the server says otherwise)")
 
