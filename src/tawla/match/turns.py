@@ -4,7 +4,8 @@ The mover plays his dice step by step (:meth:`~TurnsMixin.step`, :meth:`~TurnsMi
 then :meth:`~TurnsMixin.confirm`) or all at once (:meth:`~TurnsMixin.play`). A forced move
 (exactly one legal result) and a pass never reach the ``move`` phase: the engine plays them
 by itself. A step that ends the game (the 15th checker off, the tawla31 quadrant lock) ends
-it at once.
+it at once. A turn allows :data:`MAX_UNDOS` undos, so that its part of the event log stays
+within a fixed bound whatever a client sends.
 
 What a turn lights up comes from :func:`tawla.native.turn_steps` and what it can still
 reach from :func:`tawla.native.turn_finals` (the compiled engine where it has them). The
