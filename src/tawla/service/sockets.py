@@ -67,6 +67,7 @@ class Connection:
         self.closed: Optional[str] = None
         self.reader: Optional[asyncio.Task] = None
         self.member: Any = None  # set by the hub when the socket joins its room
+        self.closing: Optional[asyncio.Task] = None
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def put_nowait(self, frame: dict[str, Any]) -> None:
@@ -98,7 +99,7 @@ class Connection:
         self.writer.cancel()
         if self.reader is not None and self.reader is not asyncio.current_task():
             self.reader.cancel()  # it waits for a frame; when it is the caller, it stops at its loop's test
-        asyncio.get_running_loop().create_task(self._close_now(reason))
+        self.closing = asyncio.get_running_loop().create_task(self._close_now(reason))  # kept: a task needs a reference
 
     async def _close_now(self, reason: str) -> None:
         with contextlib.suppress(Exception):
