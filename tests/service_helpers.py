@@ -7,6 +7,8 @@ on a free port of 127.0.0.1, and is waited for on ``/v1/health``.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import signal
 import socket
@@ -16,10 +18,14 @@ import time
 
 import httpx
 
-__all__ = ["Server", "free_port", "Player", "create_room", "play_until"]
+__all__ = ["Server", "free_port", "Player", "create_room", "play_until", "ws_connect"]
 
 START_TIMEOUT = 30.0
 """Seconds a server has to answer /v1/health."""
+
+ROOMY = {"rooms_per_window": 100_000, "accounts_per_window": 100_000, "coins_per_window": 10**9}
+"""The per-address limits of a test server unless the test sets them: every client of a test
+comes from 127.0.0.1."""
 
 
 def free_port() -> int:
@@ -32,9 +38,11 @@ def free_port() -> int:
 class Server:
     """``tawla serve`` in a subprocess on a database URL; :meth:`kill` sends SIGKILL."""
 
-    def __init__(self, db: str, cwd: str | None = None) -> None:
+    def __init__(self, db: str, cwd: str | None = None, limits: dict | None = None) -> None:
         self.db = db
         self.cwd = cwd
+        every = {**ROOMY, **(limits or {})}
+        self.limits = [f"--limit={k}={v}" for k, v in every.items()]
         self.proc: subprocess.Popen | None = None
         self.port = 0
 
@@ -47,8 +55,8 @@ class Server:
             self.port = free_port()
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "tawla", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--db", self.db], cwd=self.cwd, env=dict(os.environ), stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE)
+                 "--db", self.db, "--log-level", "warning", *self.limits], cwd=self.cwd, env=dict(os.environ),
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             deadline = time.monotonic() + START_TIMEOUT
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
@@ -111,6 +119,20 @@ class Player:
         r = self.act(action, **fields)
         assert r.status_code == 200, r.text
         return r.json()
+
+
+@contextlib.contextmanager
+def ws_connect(server: "Server", code: str, token: str | None, *, first_message: bool = False, **kwargs):
+    """A room's socket (``websockets.sync.client``), the token in the Authorization header, or
+    with ``first_message`` sent as the socket's first message."""
+    from websockets.sync.client import connect
+
+    url = server.url.replace("http", "ws") + f"/v1/rooms/{code}/ws"
+    headers = {"Authorization": f"Bearer {token}"} if token is not None and not first_message else None
+    with connect(url, open_timeout=10, additional_headers=headers, **kwargs) as ws:
+        if first_message:
+            ws.send(json.dumps({"token": token}))
+        yield ws
 
 
 def create_room(client: httpx.Client, headers: dict | None = None, **options) -> Player:

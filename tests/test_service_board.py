@@ -76,8 +76,10 @@ def test_move_hops():
 def test_board_errors(client):
     host = create_room(client, name="Ann", ruleset="mahbusa", house="saharat", length=1)
     assert client.get(f"/v1/rooms/{host.code}/board.svg").status_code == 401
-    assert client.get("/v1/rooms/ZZZZZZ/board.svg", headers=host.headers).status_code == 404
+    assert client.get("/v1/rooms/ZZZZZZ/board.svg", headers=host.headers).status_code == 403
+    # the token goes in the Authorization header only, never in the URL
+    assert client.get(f"/v1/rooms/{host.code}/board.svg", params={"token": host.token}).status_code == 401
     r = client.get(f"/v1/rooms/{host.code}/board.svg", headers=host.headers, params={"selected": 30})
     assert r.status_code == 422 and r.json()["error"] == "InvalidArgument"
-    by_query = client.get(f"/v1/rooms/{host.code}/board.svg", params={"token": host.token})
-    assert by_query.status_code == 200 and ET.fromstring(by_query.text).get("data-ruleset") == "mahbusa"
+    by_header = client.get(f"/v1/rooms/{host.code}/board.svg", headers=host.headers)
+    assert by_header.status_code == 200 and ET.fromstring(by_header.text).get("data-ruleset") == "mahbusa"

@@ -10,7 +10,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
-from service_helpers import Player, Server, create_room, join, play_until  # noqa: E402
+from service_helpers import Player, Server, create_room, join, play_until, ws_connect  # noqa: E402
 
 START = "4HPwATDgc/ABMA"  # backgammon's starting position, gnubg Position ID
 
@@ -139,7 +139,9 @@ class TestRooms:
         elsewhere = create_room(client, ruleset="adi")
         r = client.post(f"/v1/rooms/{code}/actions", json={"action": "roll"}, headers=elsewhere.headers)
         assert r.status_code == 403 and r.json()["error"] == "Forbidden"
-        assert client.get("/v1/rooms/NOROOM", headers=elsewhere.headers).status_code == 404
+        # a token of another room learns nothing of which rooms exist; no token, neither
+        assert client.get("/v1/rooms/NOROOM", headers=elsewhere.headers).status_code == 403
+        assert client.get("/v1/rooms/NOROOM").status_code == client.get(f"/v1/rooms/{code}").status_code == 401
         spectator = join(client, players[0], "Eve")
         assert spectator.seat is None and spectator.state()["you"] is None
         assert spectator.act("roll").status_code == 403
@@ -201,9 +203,8 @@ class TestRooms:
 class TestSocket:
     def test_events_actions_and_malformed_messages(self, server, client):
         players = two_players(client, ruleset="mahbusa", house="international", length=1)
-        ws_url = server.url.replace("http", "ws") + f"/v1/rooms/{players[0].code}/ws?token="
-        with websockets_sync.connect(ws_url + players[0].token, open_timeout=10) as a, \
-                websockets_sync.connect(ws_url + players[1].token, open_timeout=10) as b:
+        with ws_connect(server, players[0].code, players[0].token) as a, \
+                ws_connect(server, players[1].code, players[1].token, first_message=True) as b:
             first = json.loads(a.recv(timeout=10))
             assert first["type"] == "state" and first["state"]["you"] == 0
             json.loads(b.recv(timeout=10))
@@ -227,8 +228,9 @@ class TestSocket:
 
     def test_a_socket_without_a_seat_is_closed(self, server, client):
         host = create_room(client, ruleset="adi")
-        url = server.url.replace("http", "ws") + f"/v1/rooms/{host.code}/ws?token=wrong"
-        with websockets_sync.connect(url, open_timeout=10) as ws:
+        with ws_connect(server, host.code, "wrong") as ws:
+            assert json.loads(ws.recv(timeout=10))["error"] == "Unauthorized"
+        with ws_connect(server, host.code, "wrong", first_message=True) as ws:
             assert json.loads(ws.recv(timeout=10))["error"] == "Unauthorized"
 
 

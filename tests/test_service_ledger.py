@@ -15,7 +15,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
-from service_helpers import Player, Server  # noqa: E402
+from service_helpers import Player, Server, ws_connect  # noqa: E402
 
 STAKE = 100
 START = 1000  # tawla.service.store.STARTING_BALANCE["saharat"]
@@ -25,7 +25,7 @@ ROOMS = 8
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     d = tmp_path_factory.mktemp("ledger")
-    s = Server(f"sqlite:///{d / 'ledger.db'}", cwd=str(d)).start()
+    s = Server(f"sqlite:///{d / 'ledger.db'}", cwd=str(d), limits={"grace_floor": 1}).start()
     s.path = d / "ledger.db"
     yield s
     s.stop()
@@ -142,8 +142,7 @@ def test_rake_once_and_constant_total_with_matches_ending_at_once(server, client
 def test_not_coming_back_within_the_grace_period_forfeits(server, client):
     h, g = account(client, "away"), account(client, "stays")
     players = coin_room(client, h, g, grace_seconds=1)
-    url = server.url.replace("http", "ws") + f"/v1/rooms/{players[0].code}/ws?token={players[0].token}"
-    with websockets_sync.connect(url, open_timeout=10) as ws:
+    with ws_connect(server, players[0].code, players[0].token) as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "state"
     s = players[1].state()
     for _ in range(100):  # the host's socket closed: he forfeits after a second
@@ -159,14 +158,13 @@ def test_not_coming_back_within_the_grace_period_forfeits(server, client):
 def test_coming_back_within_the_grace_period_keeps_the_match(server, client):
     h, g = account(client, "back"), account(client, "waits")
     players = coin_room(client, h, g, grace_seconds=1.5)
-    url = server.url.replace("http", "ws") + f"/v1/rooms/{players[0].code}/ws?token={players[0].token}"
-    with websockets_sync.connect(url, open_timeout=10) as ws:
+    with ws_connect(server, players[0].code, players[0].token) as ws:
         json.loads(ws.recv(timeout=10))
     for _ in range(100):  # the server has reported him gone
         if any(e["type"] == "disconnect" for e in players[1].state()["match"]["events"]):
             break
         time.sleep(0.02)
-    with websockets_sync.connect(url, open_timeout=10) as ws:
+    with ws_connect(server, players[0].code, players[0].token, first_message=True) as ws:
         frame = json.loads(ws.recv(timeout=10))
         assert frame["type"] == "state" and frame["state"]["seats"][0]["connected"]
         time.sleep(1.8)  # past the grace period, connected
@@ -176,8 +174,7 @@ def test_coming_back_within_the_grace_period_keeps_the_match(server, client):
         ["disconnect", "reconnect"]
     spectator = client.post(f"/v1/rooms/{players[0].code}/join", json={"name": "watcher"}).json()
     assert spectator["seat"] is None
-    url = server.url.replace("http", "ws") + f"/v1/rooms/{players[0].code}/ws?token={spectator['token']}"
-    with websockets_sync.connect(url, open_timeout=10) as ws:
+    with ws_connect(server, players[0].code, spectator["token"]) as ws:
         seen = json.loads(ws.recv(timeout=10))["state"]
         assert seen["you"] is None and seen["legal_moves"] == [] and seen["code"] == players[0].code
         ws.send(json.dumps({"action": "roll"}))

@@ -11,7 +11,7 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
-from service_helpers import Player, Server, create_room, join, play_until  # noqa: E402
+from service_helpers import Player, Server, create_room, join, play_until, ws_connect  # noqa: E402
 
 
 @pytest.fixture
@@ -109,12 +109,12 @@ def test_a_record_that_does_not_replay_keeps_only_its_room_shut(db, servers, tmp
     con.close()
     b = servers(db)
     with httpx.Client(base_url=b.url, timeout=30) as c:
-        assert c.get(f"/v1/rooms/{broken.code}", headers=broken.headers).status_code == 404
+        assert c.get(f"/v1/rooms/{broken.code}", headers=broken.headers).status_code == 401  # not resumed
         assert Player(c, fine.code, fine.token, 0).state()["status"] == "playing"
 
 
 def test_a_server_that_stops_does_not_report_its_players_gone(db, servers):
-    websockets_sync = pytest.importorskip("websockets.sync.client")
+    pytest.importorskip("websockets.sync.client")
     a = servers(db)
     with httpx.Client(base_url=a.url, timeout=30) as c:
         accounts = [c.post("/v1/accounts", json={"name": n}).json()["token"] for n in ("a", "b")]
@@ -122,11 +122,72 @@ def test_a_server_that_stops_does_not_report_its_players_gone(db, servers):
                                       "grace_seconds": 60}, headers={"Authorization": f"Bearer {accounts[0]}"})
         host = Player(c, r.json()["code"], r.json()["token"], 0)
         c.post(f"/v1/rooms/{host.code}/join", json={}, headers={"Authorization": f"Bearer {accounts[1]}"})
-        url = a.url.replace("http", "ws") + f"/v1/rooms/{host.code}/ws?token={host.token}"
-        with websockets_sync.connect(url, open_timeout=10) as ws:
+        with ws_connect(a, host.code, host.token) as ws:
             ws.recv(timeout=10)
             a.stop()  # SIGTERM: uvicorn closes the socket with 1012
     b = servers(db)
     with httpx.Client(base_url=b.url, timeout=30) as c:
         events = Player(c, host.code, host.token, 0).state()["match"]["events"]
         assert not [e for e in events if e["type"] == "disconnect"]
+
+
+def test_the_version_only_grows_across_a_restart(db, servers):
+    a = servers(db)
+    with httpx.Client(base_url=a.url, timeout=30) as c:
+        host = create_room(c, ruleset="adi", house="international", length=1)
+        join(c, host)
+        for _ in range(6):  # spectators change the room, not its match's log
+            join(c, host, "watcher")
+        before = host.state()["version"]
+        a.kill()
+    b = servers(db)
+    with httpx.Client(base_url=b.url, timeout=30) as c:
+        after = Player(c, host.code, host.token, 0).state()
+    assert after["version"] > before and after["spectators"] == 6
+
+
+def test_a_database_written_before_the_events_table_loads(tmp_path, servers):
+    """The tables as an older service wrote them: no ``events`` table, no ``rooms.version``,
+    the whole match in ``rooms.match``."""
+    import json
+
+    from tawla.match import Match
+    from tawla.service.store import hash_token
+
+    m = Match("adi", "international", 1, ("Ann", "Bob"), rng=7, clock=time.time)
+    while m.phase != "move":
+        m.roll(m.turn)
+    m.play(m.turn, m.legal_moves()[0])
+    path = tmp_path / "old.db"
+    con = sqlite3.connect(path)
+    with con:
+        con.executescript("""
+            CREATE TABLE accounts (id INTEGER PRIMARY KEY AUTOINCREMENT, name VARCHAR(200) NOT NULL,
+                token VARCHAR(64) NOT NULL UNIQUE, house VARCHAR(40) NOT NULL,
+                balance INTEGER NOT NULL CONSTRAINT balance_not_negative CHECK (balance >= 0), created FLOAT NOT NULL);
+            CREATE TABLE ledger (id INTEGER PRIMARY KEY AUTOINCREMENT, account INTEGER, room VARCHAR(16),
+                amount INTEGER NOT NULL, kind VARCHAR(16) NOT NULL, t FLOAT NOT NULL);
+            CREATE TABLE rooms (code VARCHAR(16) PRIMARY KEY, options TEXT NOT NULL, status VARCHAR(16) NOT NULL,
+                match TEXT, deadline FLOAT, escrow INTEGER NOT NULL, match_no INTEGER NOT NULL,
+                rematch TEXT NOT NULL, created FLOAT NOT NULL);
+            CREATE TABLE members (id INTEGER PRIMARY KEY AUTOINCREMENT, room VARCHAR(16) NOT NULL, seat INTEGER,
+                name VARCHAR(200) NOT NULL, token VARCHAR(64) UNIQUE, account INTEGER, bot VARCHAR(16));
+        """)
+        opts = {"house": "international", "public": False, "stake": 0, "ruleset": "adi", "length": 1}
+        con.execute("INSERT INTO rooms VALUES ('OLDONE', ?, 'playing', ?, NULL, 0, 1, '[]', 0)",
+                    (json.dumps(opts), m.to_json()))
+        for seat, name in ((0, "Ann"), (1, "Bob")):
+            con.execute("INSERT INTO members (room, seat, name, token) VALUES ('OLDONE', ?, ?, ?)",
+                        (seat, name, hash_token(f"token-{seat}")))
+    con.close()
+    s = servers(f"sqlite:///{path}")
+    with httpx.Client(base_url=s.url, timeout=30) as c:
+        p = Player(c, "OLDONE", "token-0", 0)
+        st = p.state()
+        assert st["status"] == "playing" and st["match"]["events"] == m.events and st["version"] >= len(m.events)
+        mover = Player(c, "OLDONE", f"token-{st['to_act']}", st["to_act"])
+        assert mover.act("roll" if st["phase"] == "roll" else "resign", kind="single").status_code == 200
+    s.kill()
+    again = servers(f"sqlite:///{path}")
+    with httpx.Client(base_url=again.url, timeout=30) as c:
+        assert len(Player(c, "OLDONE", "token-0", 0).state()["match"]["events"]) > len(m.events)

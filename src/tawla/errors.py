@@ -18,7 +18,8 @@ and the operation that raised it has changed nothing (no state is half-applied).
     │                        (probabilities, weights, sizes) that is none of the above
     ├── Unauthorized         a service request without a token, or with an unknown one
     ├── Forbidden            a service request whose token has no right to the call
-    └── NotFound             a service request for a room that does not exist
+    ├── NotFound             a service request for a room that does not exist
+    └── LimitExceeded        a service request beyond a limit: a rate, a size, a count
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ __all__ = [
     "Unauthorized",
     "Forbidden",
     "NotFound",
+    "LimitExceeded",
     "quote",
 ]
 
@@ -132,6 +134,12 @@ class Forbidden(TawlaError):
 
 class NotFound(TawlaError):
     """A request to :mod:`tawla.service` for a room code it does not know (HTTP 404)."""
+
+
+class LimitExceeded(TawlaError):
+    """A request to :mod:`tawla.service` beyond one of its limits: too many requests or
+    creations from one address in a time window, too many spectators, a body or frame too
+    large (HTTP 429, or 413 for a size)."""
 
 
 QUOTE_LIMIT = 100

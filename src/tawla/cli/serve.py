@@ -24,6 +24,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--port", type=int, default=8000, help="the TCP port (default: %(default)s)")
     p.add_argument("--db", default=None,
                    help="an SQLAlchemy database URL (default: sqlite:///tawla-serve.db, in the working directory)")
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
+                   help="what is logged to stderr; at info, one access-log line per request (default: %(default)s)")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                   help="change one of the limits of tawla.service.limits.Limits, e.g. frames_per_second=20, "
+                        "spectators=32, grace_floor=30 (repeatable)")
     p.set_defaults(run=run)
     return p
 
@@ -34,11 +39,15 @@ def run(args: argparse.Namespace) -> int:
     Raises
     ------
     tawla.errors.ConfigError
-        The serve extra (FastAPI, uvicorn, SQLAlchemy) is not installed.
+        The serve extra (FastAPI, uvicorn, SQLAlchemy, prometheus_client) is not installed, or
+        a ``--limit`` that is not one.
     """
     try:
         from .. import service
+        from ..service.limits import Limits
     except ImportError as e:
         raise ConfigError(f"tawla serve needs the serve extra (pip install 'tawla-engine[serve]'): {e}") from None
-    service.serve(args.host, args.port, args.db or service.DEFAULT_DB)
+    limits = Limits.from_pairs(args.limit)
+    service.serve(args.host, args.port, args.db or service.DEFAULT_DB, log_level=args.log_level, limits=limits,
+                  announce=lambda line: print(line, flush=True))
     return 0

@@ -37,9 +37,11 @@ from tawla.formats.record import DOUBLE, DROP, ILLEGAL, ROLL, TAKE, WIN, Action,
 
 __all__ = ["read_sgf", "parse_sgf", "sgf_point", "HITTING_VARIATIONS", "START"]
 
-_TOKEN_RE = re.compile(
-    r"\s*(?:(?P<punct>[();])|(?P<ident>[A-Za-z]+)|(?P<value>\[(?:\\.|[^\]\\])*\]))", re.DOTALL
-)
+_TOKEN_RE = re.compile(r"\s*(?:(?P<punct>[();])|(?P<ident>[A-Za-z]+)|(?P<value>\[))")
+"""The start of a token: punctuation, a property name, or the ``[`` of a value (whose end
+:func:`_value_end` finds without a regular expression, so that a long value costs no more
+than its own text)."""
+_ESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
 _RESULT_RE = re.compile(r"^(?P<who>[BW])\+(?P<points>\d+)(?P<resign>R)?$")
 _MOVE_RE = re.compile(r"^(?P<d1>[1-6])(?P<d2>[1-6])(?P<moves>[a-z]*)$")
 
@@ -77,13 +79,36 @@ def sgf_point(letter: str, player: int) -> int:
     return index + 1 if player == 0 else 24 - index
 
 
+def _value_end(text: str, pos: int) -> int:
+    """The index of the ``]`` that closes the value whose text starts at ``pos`` (a ``]``
+    after an odd number of backslashes is escaped).
+
+    Raises
+    ------
+    FormatError
+        No closing ``]``.
+    """
+    while True:
+        j = text.find("]", pos)
+        if j < 0:
+            raise FormatError(f"SGF syntax error: a value opened before offset {pos} is not closed")
+        k = j
+        while k > pos and text[k - 1] == "\\":
+            k -= 1
+        if (j - k) % 2 == 0:
+            return j
+        pos = j + 1
+
+
 def _tokens(text: str):
+    """The tokens of SGF text, one at a time: ``(kind, text)`` with kind ``punct``, ``ident``
+    or ``value`` (escapes removed)."""
     pos = 0
     n = len(text)
     while pos < n:
         m = _TOKEN_RE.match(text, pos)
         if not m:
-            if text[pos:].strip() == "":
+            if text[pos:pos + 4096].strip() == "" and text[pos:].strip() == "":
                 return
             raise FormatError(f"SGF syntax error at offset {pos}: {text[pos:pos + 20]!r}")
         pos = m.end()
@@ -92,58 +117,71 @@ def _tokens(text: str):
         elif m["ident"]:
             yield "ident", m["ident"]
         else:
-            raw = m["value"][1:-1]
-            yield "value", re.sub(r"\\(.)", r"\1", raw, flags=re.DOTALL)
+            end = _value_end(text, pos)
+            raw = text[pos:end]
+            pos = end + 1
+            yield "value", _unescape(raw) if "\\" in raw else raw
+
+
+def _unescape(raw: str) -> str:
+    """A value's text with its escapes removed (a backslash makes the next character plain),
+    by whole-string replaces (each a copy of the text) rather than one piece per escape; the
+    pairs of backslashes are held by a control character absent from the text."""
+    mark = next((c for c in "\x00\x01\x02\x03\x04\x05\x06\x07\x08" if c not in raw), None)
+    if mark is None:
+        return _ESCAPE_RE.sub(r"\1", raw)
+    return raw.replace("\\\\", mark).replace("\\", "").replace(mark, "\\")
 
 
 def _parse_trees(text: str) -> list[list[dict[str, list[str]]]]:
     """Parse SGF text into the main line (list of nodes) of each top-level tree.
 
     A node is a dict ``{property: [values]}``.  In variations only the first
-    branch is followed.
+    branch is followed. The tokens are read one at a time and trees are nested on a list,
+    not on the call stack, so memory follows the nodes kept, not the text's length.
     """
-    tokens = list(_tokens(text))
-    trees = []
-    i = 0
-    while i < len(tokens):
-        if tokens[i] != ("punct", "("):
-            raise FormatError(f"SGF syntax error: expected '(' , got {quote(tokens[i][1])}")
-        line, i = _parse_tree(tokens, i)
-        trees.append(line)
-    return trees
-
-
-def _parse_tree(tokens: list, i: int) -> tuple[list[dict], int]:
-    """Parse the game tree starting at ``tokens[i] == '('``; return (main line, next index)."""
-    i += 1
-    nodes: list[dict] = []
-    node: dict | None = None
-    prop: str | None = None
-    children: list[list[dict]] = []
-    while i < len(tokens):
-        kind, tok = tokens[i]
-        if kind == "punct" and tok == ")":
-            return nodes + (children[0] if children else []), i + 1
+    trees: list[list[dict]] = []
+    # one frame per open tree: [nodes, node, prop, first variation's line or None, variations seen]
+    stack: list[list] = []
+    for kind, tok in _tokens(text):
         if kind == "punct" and tok == "(":
-            child, i = _parse_tree(tokens, i)
-            children.append(child)
+            if stack:
+                top = stack[-1]
+                top[4] += 1
+            stack.append([[], None, None, None, 0])
             continue
-        if children:
+        if not stack:
+            raise FormatError(f"SGF syntax error: expected '(' , got {quote(tok)}")
+        top = stack[-1]
+        if kind == "punct" and tok == ")":
+            if not top[0]:  # a game tree is a sequence of at least one node, then its variations
+                raise FormatError("SGF syntax error: a game tree without a node")
+            stack.pop()
+            line = top[0] + (top[3] or [])
+            if not stack:
+                trees.append(line)
+            else:
+                parent = stack[-1]
+                if parent[3] is None:
+                    parent[3] = line
+            continue
+        if top[4]:
             raise FormatError("SGF syntax error: node after a variation")
         if kind == "punct":  # ';'
-            node, prop = {}, None
-            nodes.append(node)
+            top[1], top[2] = {}, None
+            top[0].append(top[1])
         elif kind == "ident":
-            if node is None:
+            if top[1] is None:
                 raise FormatError(f"SGF syntax error: property {tok} outside a node")
-            prop = "".join(c for c in tok if c.isupper())
-            node.setdefault(prop, [])
+            top[2] = "".join(c for c in tok if c.isupper())
+            top[1].setdefault(top[2], [])
         else:
-            if node is None or prop is None:
+            if top[1] is None or top[2] is None:
                 raise FormatError("SGF syntax error: value without a property")
-            node[prop].append(tok)
-        i += 1
-    raise FormatError("SGF syntax error: unclosed game tree")
+            top[1][top[2]].append(tok)
+    if stack:
+        raise FormatError("SGF syntax error: unclosed game tree")
+    return trees
 
 
 def read_sgf(path: str | os.PathLike) -> MatchRecord:

@@ -26,8 +26,9 @@ Phases
     is in play). Either player may :meth:`~Match.resign`.
 ``"move"``
     :attr:`Match.turn` has dice (:attr:`Match.dice_left`) and plays them step by step
-    (:meth:`~Match.step`, :meth:`~Match.undo`, then :meth:`~Match.confirm`) or all at once
-    (:meth:`~Match.play`). A forced move (exactly one legal result) and a pass never reach this
+    (:meth:`~Match.step`, :meth:`~Match.undo`, at most
+    :data:`~tawla.match.turns.MAX_UNDOS` undos a turn, then :meth:`~Match.confirm`) or all at
+    once (:meth:`~Match.play`). A forced move (exactly one legal result) and a pass never reach this
     phase: the engine plays them by itself. A step that ends the game (the 15th checker off,
     the tawla31 quadrant lock) ends it at once.
 ``"double"``
@@ -86,7 +87,8 @@ same JSON, byte for byte. Input events (``roll``, ``step``, ``undo``, ``confirm`
 ``leave``, ``disconnect``, ``reconnect``, ``timeout``) are what the players and the server
 did, each with its time ``t``; the engine's own events (``game_start``, ``opening``,
 ``turn``, ``game_end``, ``match_end``) follow the action that caused them. Rejected actions
-are not logged.
+are not logged. :attr:`Match.event_count` and :meth:`Match.events_since` follow the log as it
+grows at the cost of the new events only (:attr:`Match.events` copies all of it).
 """
 
 from ..bots.policies import bot_policy, first_legal_policy

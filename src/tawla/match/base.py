@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, InvalidAction, NotYourTurn, quote
+from ..errors import ConfigError, InvalidAction, InvalidArgument, NotYourTurn, quote
 from ..native import resolve_engine, rng_restore, throw_dice, throw_dice_saving
 
 __all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "finite", "json_form", "log_form",
@@ -132,6 +132,8 @@ class MatchBase:
         self._clock = clock
         self._policy = policy or None  # None: bot_policy(r), built when first needed
         self._replay_after = None
+        self._replaying = False
+        self._undos = 0
         self._created = None
         self._rng_initial = None
         self._in_action = False
@@ -296,8 +298,37 @@ class MatchBase:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        """A copy of the event log (see :mod:`tawla.match`), in its JSON shape (lists)."""
+        """A copy of the event log (see :mod:`tawla.match`), in its JSON shape (lists).
+
+        This copies the whole log; a server that follows the log as it grows reads
+        :attr:`event_count` and :meth:`events_since` instead."""
         return [json_form(ev) for ev in self._events]
+
+    @property
+    def event_count(self) -> int:
+        """The number of events in the log (it only grows)."""
+        return len(self._events)
+
+    def events_since(self, n: int) -> list[dict[str, Any]]:
+        """A copy of the events from index ``n`` on (``events[n:]``), in their JSON shape; its
+        cost is that of the new events only.
+
+        Raises
+        ------
+        tawla.errors.InvalidArgument
+            ``n`` not an int in ``0..event_count``.
+        """
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n <= len(self._events):
+            raise InvalidArgument(f"an event index is an int 0..{len(self._events)}, not {quote(n)}")
+        return [json_form(ev) for ev in self._events[int(n):]]
+
+    def last_event(self, *types: str) -> dict[str, Any] | None:
+        """A copy of the latest event of one of ``types`` (any type when none is given), or
+        None; searched from the end of the log."""
+        for ev in reversed(self._events):
+            if not types or ev["type"] in types:
+                return json_form(ev)
+        return None
 
     @property
     def away(self) -> tuple:

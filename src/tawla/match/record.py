@@ -24,6 +24,7 @@ each :meth:`~RecordMixin.to_json` encodes only the new ones.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 
@@ -203,6 +204,30 @@ _STATE_KEYS = ("board", "turn", "phase", "score", "cube", "owner", "dice", "play
 :meth:`RecordMixin.from_json` compares them."""
 
 
+_FORGED = (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError, RecursionError)
+"""What Python raises on a document of the wrong shape (a step ``[]``, a point of -2**64, a
+house whose ``lengths`` is a list, nesting deeper than the interpreter's recursion limit)."""
+
+
+def _as_format_error(fn):
+    """``fn`` (a reader of documents) raising :class:`~tawla.errors.FormatError` for every
+    error of a forged document: the other TawlaErrors and Python's :data:`_FORGED` become a
+    FormatError naming them."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except FormatError:
+            raise
+        except TawlaError as e:  # a value the rules refuse (a house's lengths, a board)
+            raise FormatError(f"not a valid {FORMAT} document: {type(e).__name__}: {e}") from None
+        except _FORGED as e:
+            raise FormatError(f"not a readable {FORMAT} document: {type(e).__name__}: {quote(str(e))}") from None
+
+    return wrapper
+
+
 def _check_keys(obj, keys, where):
     if not isinstance(obj, dict):
         raise FormatError(f"the {where} of a {FORMAT} document is an object, not {quote(obj)}")
@@ -346,6 +371,7 @@ class RecordMixin(TurnsMixin):
         return m
 
     @classmethod
+    @_as_format_error
     def from_json(cls, data, *, clock=None, timeout_policy=None):
         """Restore a match from :meth:`to_json` (or :meth:`to_dict`) output.
 
@@ -385,6 +411,7 @@ class RecordMixin(TurnsMixin):
         return m
 
     @classmethod
+    @_as_format_error
     def _restore(cls, data, *, clock=None, timeout_policy=None):
         """A match with the state of a document taken as written, checked only for being
         playable (not against its log): for building positions by hand."""
@@ -441,6 +468,7 @@ class RecordMixin(TurnsMixin):
         return m
 
     @classmethod
+    @_as_format_error
     def replay(cls, data, *, clock=None, timeout_policy=None):
         """Rebuild a match from its ``config`` and the input events of its log alone.
 
@@ -479,6 +507,7 @@ class RecordMixin(TurnsMixin):
         if cfg["created"] is None:
             m._clock = None
         m._new_game(cfg["created"])
+        m._replaying = True
         for i, ev in enumerate(events):
             typ = ev.get("type")
             if typ not in INPUT_EVENTS:
@@ -500,8 +529,9 @@ class RecordMixin(TurnsMixin):
                     m.resign(p, ev["kind"])
                 else:
                     getattr(m, typ)(p)
-            except (TawlaError, KeyError, TypeError) as e:
-                raise FormatError(f"event {i} ({typ}) does not replay: {e}") from None
+            except (TawlaError, *_FORGED) as e:
+                raise FormatError(f"event {i} ({quote(typ)}) does not replay: {quote(str(e), 300)}") from None
+        m._replaying = False
         replayed = [json_form(ev) for ev in m._events]
         events = [json_form(ev) for ev in events]
         if replayed != events:

@@ -4,7 +4,8 @@ The mover plays his dice step by step (:meth:`~TurnsMixin.step`, :meth:`~TurnsMi
 then :meth:`~TurnsMixin.confirm`) or all at once (:meth:`~TurnsMixin.play`). A forced move
 (exactly one legal result) and a pass never reach the ``move`` phase: the engine plays them
 by itself. A step that ends the game (the 15th checker off, the tawla31 quadrant lock) ends
-it at once.
+it at once. A turn allows :data:`MAX_UNDOS` undos, so that its part of the event log stays
+within a fixed bound whatever a client sends.
 
 What a turn lights up comes from :func:`tawla.native.turn_steps` and what it can still
 reach from :func:`tawla.native.turn_finals` (the compiled engine where it has them). The
@@ -22,13 +23,18 @@ from ..bots.policies import bot_policy
 from ..core.dice import expand_dice
 from ..core.moves import Move
 from ..core.steps import Step
-from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidAction, quote
+from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidAction, InvalidDice, quote
 from ..notation import parse_move
 from ..position import Position
 from .base import action
 from .games import GamesMixin
 
-__all__ = ["TurnsMixin", "step_hops"]
+__all__ = ["TurnsMixin", "step_hops", "MAX_UNDOS"]
+
+MAX_UNDOS = 32
+"""The most undos a turn allows: past them the mover plays on and confirms, so that a
+turn's steps and undos, and so its part of the event log, stay within a fixed bound
+(logs written before the bound replay whole)."""
 
 
 def step_hops(step: Step) -> tuple:
@@ -194,6 +200,7 @@ class TurnsMixin(GamesMixin):
         """Dice are on the board: pass, play a forced move, or wait for the mover."""
         self._dice = tuple(dice)
         self._played = ()
+        self._undos = 0
         self._clear_turn()
         n = native.count_moves(self._start.row, self._dice, self.ruleset, self._engine)
         if n is None:  # no count without the moves
@@ -229,13 +236,16 @@ class TurnsMixin(GamesMixin):
             Not a legal next step; ``.legal`` lists the legal ones.
         tawla.errors.AmbiguousMove
             Several paths with different dice or hits; ``.legal`` lists them.
+        tawla.errors.InvalidDice
+            A die outside 1..6 in ``dice``.
         """
         if type(player) is not int or player != self._turn or self._phase != "move":
             player = self._require_turn(player, "move", "move")
         legal = self._lit()[0]
         got = None
         if (type(from_point) is int and type(to_point) is int and 0 <= from_point <= 25 and 0 <= to_point <= 25
-                and (dice is None or type(dice) is int or type(dice) is tuple)):
+                and (dice is None or (type(dice) is int and 1 <= dice <= 6)
+                     or (type(dice) is tuple and all(type(d) is int and 1 <= d <= 6 for d in dice)))):
             got = native.turn_step(self._start.row, self._dice, self._hops, legal, from_point, to_point,
                                    dice, self.ruleset, self._engine)
         chosen, hops, lit = got if got is not None else self._choose_step(from_point, to_point, dice, legal)
@@ -261,7 +271,7 @@ class TurnsMixin(GamesMixin):
         """
         for v in (from_point, to_point):
             if not _is_int(v) or not 0 <= v <= 25:
-                raise IllegalMove(f"a point is an integer 0..25, not {quote(v)}", text=str(v))
+                raise IllegalMove(f"a point is an integer 0..25, not {quote(v)}", text=quote(v))
         if dice is None:
             want = None
             cands = [s for s in legal if s[0] == from_point and s[1] == to_point]
@@ -271,7 +281,9 @@ class TurnsMixin(GamesMixin):
             except TypeError:  # neither a die nor a sequence of dice
                 want = ()
             if not want or not all(map(_is_int, want)):
-                raise IllegalMove(f"dice must be a die or a tuple of dice, not {quote(dice)}", text=str(dice))
+                raise IllegalMove(f"dice must be a die or a tuple of dice, not {quote(dice)}", text=quote(dice))
+            if not all(1 <= d <= 6 for d in want):
+                raise InvalidDice(f"a die is 1..6, not {quote(dice)}")
             want = tuple(map(int, want))
             # Step.die is an int for a single step, the tuple of dice for a combined one
             die = want[0] if len(want) == 1 else want
@@ -346,17 +358,21 @@ class TurnsMixin(GamesMixin):
         Raises
         ------
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
+            Not the mover's turn, no step made, or the turn's :data:`MAX_UNDOS` undos used.
         """
         if type(player) is not int or player != self._turn or self._phase != "move":
             player = self._require_turn(player, "move", "undo")
         if not self._played:
             raise InvalidAction("no step to undo")
+        if self._undos >= MAX_UNDOS and not self._replaying:
+            raise InvalidAction(f"this turn has had its {MAX_UNDOS} undos: play on and confirm")
         t = self._now() if self._clock is not None else None
         last = self._played[-1]
         k = len(self._played)
         self._played = self._played[:-1]
         self._hops = self._hops[:len(self._hops) - len(last.dice)]
         self._lits = self._lits[:k]
+        self._undos += 1
         self._emit(t, "undo", player=player)
         self._restart_step_timer(t)
 

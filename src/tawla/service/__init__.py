@@ -5,23 +5,41 @@ contract (JSON under ``/v1``, bearer tokens) is described in the README's "Servi
 
 Parts, one module each: the database (:mod:`~tawla.service.store`), rooms and their state
 (:mod:`~tawla.service.rooms`), the running rooms with their timers, bots, sockets and coins
-(:mod:`~tawla.service.hub`), what needs no room (:mod:`~tawla.service.views`), the bodies
-(:mod:`~tawla.service.schemas`) and the routes (:mod:`~tawla.service.app`). The web board is
-served from ``static/`` at ``/``.
+(:mod:`~tawla.service.hub`) with their timers and bots (:mod:`~tawla.service.tasks`), the
+sockets (:mod:`~tawla.service.sockets`), what one client may cost (:mod:`~tawla.service.limits`),
+the metrics (:mod:`~tawla.service.metrics`), what needs no room (:mod:`~tawla.service.views`),
+the bodies (:mod:`~tawla.service.schemas`), the error answers (:mod:`~tawla.service.answers`)
+and the routes (:mod:`~tawla.service.app`). The web board is served from ``static/`` at ``/``.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, Optional
+
 from .app import create_app
 
-__all__ = ["create_app", "serve", "DEFAULT_DB"]
+if TYPE_CHECKING:
+    from .limits import Limits
+
+__all__ = ["create_app", "serve", "DEFAULT_DB", "LOG_LEVELS"]
 
 DEFAULT_DB = "sqlite:///tawla-serve.db"
 """The database when none is given: an SQLite file in the working directory."""
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB) -> None:
-    """Run the service with uvicorn until interrupted.
+LOG_LEVELS = ("debug", "info", "warning", "error")
+"""The levels of ``tawla serve --log-level``; at ``info`` and below each request is logged
+(uvicorn's access log: client, method, path, status)."""
+
+GRACEFUL_SECONDS = 5
+"""Seconds a stopping server (SIGTERM, Ctrl-C) waits for requests and sockets before it
+closes them."""
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB, *, log_level: str = "info",
+          limits: Optional["Limits"] = None, announce: Callable[[str], None] = print) -> None:
+    """Run the service with uvicorn until interrupted (SIGINT or SIGTERM: it stops within
+    :data:`GRACEFUL_SECONDS`).
 
     Parameters
     ----------
@@ -31,7 +49,30 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB) -> No
         The TCP port (0: any free one).
     db : str
         An SQLAlchemy URL.
+    log_level : str
+        One of :data:`LOG_LEVELS`.
+    limits : Limits, optional
+        What one client may cost (:class:`tawla.service.limits.Limits`).
+    announce : callable
+        Called with the line that says where the service listens, once it is bound.
     """
+    import socket
+
     import uvicorn
 
-    uvicorn.run(create_app(db), host=host, port=port, log_level="warning")
+    from .limits import Limits
+
+    limits = limits or Limits()
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(address)
+    sock.listen(2048)  # connections wait in the backlog until the application has started
+    bound = sock.getsockname()
+    shown = f"[{bound[0]}]" if family == socket.AF_INET6 else bound[0]
+    config = uvicorn.Config(create_app(db, limits=limits), log_level=log_level, access_log=True,
+                            ws_max_size=4 * limits.frame_bytes, timeout_graceful_shutdown=GRACEFUL_SECONDS)
+    server = uvicorn.Server(config)
+    announce(f"tawla serve: listening on http://{shown}:{bound[1]} (database {db}; log level {log_level}; "
+             f"stop with Ctrl-C or SIGTERM)")
+    server.run(sockets=[sock])

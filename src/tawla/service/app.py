@@ -1,71 +1,56 @@
-"""The FastAPI application: the routes of the JSON API under ``/v1``, the room's WebSocket,
-the error answers and the static files at ``/``.
+"""The FastAPI application: the routes of the JSON API under ``/v1``, the room's WebSocket
+(:mod:`~tawla.service.sockets`), the error answers (:mod:`~tawla.service.answers`), the
+metrics (:mod:`~tawla.service.metrics`) and the static files at ``/``.
 
-Errors are answered as ``{"error": <tawla.errors class>, "detail": <message>}``: 400 for bad
-input (IDs, dice, options), 401 without a token or with an unknown one, 403 with a token
-that has no seat in the room, 404 for an unknown room, 409 for what the match refuses now
-(:class:`~tawla.errors.NotYourTurn`, :class:`~tawla.errors.InvalidAction`,
-:class:`~tawla.errors.IllegalMove`, ...), 422 for a malformed body
-(:class:`~tawla.errors.InvalidArgument`).
+Request bodies are limited to :attr:`Limits.body_bytes` (413); a body that is not JSON,
+or sent without ``Content-Type: application/json``, is a 422 whose message says so.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from pathlib import Path
-from typing import Any, AsyncIterator, Optional
+from typing import AsyncIterator, Optional
 
-from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .._version import __version__
-from ..errors import (AmbiguousMove, Forbidden, IllegalMove, InvalidAction, NotFound, NotYourTurn, TawlaError,
-                      Unauthorized)
+from ..errors import TawlaError
 from . import schemas as S
+from .answers import error_body, status_of
 from .board import router as board_router
 from .hub import Hub
+from .limits import BodyLimit, Limits
+from .metrics import CONTENT_TYPE, Metrics
+from .sockets import room_socket
 from .store import Store
 from .views import best_of, evaluation_of, moves_of
 
-__all__ = ["create_app", "STATIC"]
+__all__ = ["create_app", "STATIC", "status_of", "error_body"]
 
 STATIC = Path(__file__).with_name("static")
 """The folder served at ``/`` (the web board)."""
 
-SERVER_RESTART = 1012
-"""The WebSocket close code with which uvicorn closes the sockets when it stops."""
-
-_STATUS = {Unauthorized: 401, Forbidden: 403, NotFound: 404, NotYourTurn: 409, InvalidAction: 409,
-           IllegalMove: 409, AmbiguousMove: 409}
-
 _bearer = HTTPBearer(auto_error=False, description="the token of an account, a seat or a spectator")
 
 
-def status_of(error: TawlaError) -> int:
-    """The HTTP status of a :mod:`tawla.errors` class (400 unless listed)."""
-    for cls in type(error).__mro__:
-        if cls in _STATUS:
-            return _STATUS[cls]
-    return 400
-
-
-def error_body(error: TawlaError) -> dict[str, str]:
-    """``{"error", "detail"}`` of an error."""
-    return {"error": type(error).__name__, "detail": " ".join(str(error).split())}
+def _address(request: Request) -> str:
+    """The client's address (the peer of the connection)."""
+    return request.client.host if request.client is not None else ""
 
 
 def _token(cred: Optional[HTTPAuthorizationCredentials] = Depends(_bearer)) -> Optional[str]:
     return cred.credentials if cred is not None else None
 
 
-def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2) -> FastAPI:
+def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2,
+               limits: Limits | None = None) -> FastAPI:
     """The service as an ASGI application.
 
     Parameters
@@ -74,16 +59,20 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2) ->
         The SQLAlchemy URL of the database (created if missing; rooms in it are resumed).
     bot_threads : int
         Threads for the bots' searches.
+    limits : Limits, optional
+        What one client may cost (default :class:`~tawla.service.limits.Limits`).
 
     Returns
     -------
     fastapi.FastAPI
     """
+    limits = limits or Limits()
+    metrics = Metrics()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db)
-        hub = Hub(store, bot_threads=bot_threads)
+        hub = Hub(store, bot_threads=bot_threads, limits=limits, metrics=metrics)
         app.state.hub = hub
         await hub.start()
         try:
@@ -95,19 +84,28 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2) ->
     app = FastAPI(title="tawla", version=__version__, lifespan=lifespan,
                   description="Rooms, bots, timers and coin tables for backgammon, Tawla 31, Adi and Mahbusa.")
 
+    app.add_middleware(BodyLimit, limit=limits.body_bytes)
+
     @app.exception_handler(TawlaError)
     async def _tawla_error(request: Request, exc: TawlaError) -> JSONResponse:
+        metrics.error(exc)
         return JSONResponse(error_body(exc), status_code=status_of(exc))
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        metrics.error("InvalidArgument")
         parts = [f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()]
+        kind = (request.headers.get("content-type") or "").split(";")[0].strip().lower()
+        if kind != "application/json" and any(e.get("loc", ("",))[0] == "body" for e in exc.errors()):
+            parts.insert(0, "the body is JSON: send it with the header 'Content-Type: application/json'"
+                            + (f" (not {kind!r})" if kind else " (none was sent)"))
         return JSONResponse({"error": "InvalidArgument", "detail": "; ".join(parts)[:2000] or "malformed body"},
                             status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         name = {404: "NotFound", 401: "Unauthorized", 403: "Forbidden"}.get(exc.status_code, "InvalidArgument")
+        metrics.error(name)
         return JSONResponse({"error": name, "detail": str(exc.detail)}, status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))
 
@@ -119,6 +117,14 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2) ->
     @app.get("/v1/health", response_model=S.Health)
     async def health() -> dict:
         return {"status": "ok"}
+
+    @app.get("/v1/metrics", response_class=Response,
+             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                              "description": "Prometheus's text format (tawla.service.metrics)"}})
+    async def metrics_text(request: Request) -> Response:
+        """Actions, their time, errors, rooms and sockets in Prometheus's text format."""
+        h = hub(request)
+        return Response(metrics.render(r.status for r in h.rooms.values()), media_type=CONTENT_TYPE)
 
     @app.post("/v1/moves", response_model=S.MovesAnswer, responses=E)
     async def moves(body: S.MovesRequest) -> dict:
@@ -136,7 +142,7 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2) ->
 
     @app.post("/v1/accounts", response_model=S.AccountAnswer, status_code=201, responses=E)
     async def create_account(request: Request, body: S.AccountRequest) -> dict:
-        return hub(request).create_account(body.name, body.house)
+        return hub(request).create_account(body.name, body.house, _address(request))
 
     @app.get("/v1/accounts/me", response_model=S.AccountView, responses=E)
     async def account_me(request: Request, token: Optional[str] = Depends(_token)) -> dict:
@@ -150,7 +156,7 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2) ->
             del data["turn_seconds"]
         elif data["turn_seconds"] is not None and float(data["turn_seconds"]).is_integer():
             data["turn_seconds"] = int(data["turn_seconds"])
-        return hub(request).create_room(data, token)
+        return hub(request).create_room(data, token, _address(request))
 
     @app.post("/v1/rooms/{code}/join", response_model=S.Joined, responses=E)
     async def join(request: Request, code: str, body: Optional[S.JoinRequest] = None,
@@ -174,9 +180,8 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2) ->
     @app.post("/v1/rooms/{code}/actions", response_model=S.RoomState, responses=E)
     async def action(request: Request, code: str, body: S.ActionRequest,
                      token: Optional[str] = Depends(_token)) -> Response:
-        h = hub(request)
-        mem = await h.act(code, token, body.engine_body())
-        return Response(h.room(code).state_json(mem, with_match=False), media_type="application/json")
+        mem, room = await hub(request).act(code, token, body.engine_body())
+        return Response(room.state_json(mem, with_match=False), media_type="application/json")
 
     @app.post("/v1/rooms/{code}/rematch", response_model=S.RoomState, responses=E)
     async def rematch(request: Request, code: str, token: Optional[str] = Depends(_token)) -> dict:
@@ -187,56 +192,10 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2) ->
         return hub(request).tables()
 
     @app.websocket("/v1/rooms/{code}/ws")
-    async def room_socket(ws: WebSocket, code: str, token: str = Query(default="")) -> None:
-        h: Hub = ws.app.state.hub
-        await ws.accept()
-        try:
-            mem = h.member(code, token)
-        except TawlaError as e:
-            await ws.send_json({"type": "error", **error_body(e)})
-            await ws.close(code=4000 + status_of(e))
-            return
-        room = h.room(code)
-        q: asyncio.Queue = asyncio.Queue()
-        writer = asyncio.get_running_loop().create_task(_write(ws, q))
-        await h.connect(room, mem, q)
-        gone = True
-        try:
-            while True:
-                text = await ws.receive_text()
-                reply = await _socket_action(h, code, token, text)
-                if reply is not None:
-                    q.put_nowait(reply)
-        except WebSocketDisconnect as e:
-            gone = e.code != SERVER_RESTART  # the server is stopping: the player has not left
-        finally:
-            writer.cancel()
-            await h.disconnect(room, mem, q, report=gone)
+    async def socket(ws: WebSocket, code: str) -> None:
+        await room_socket(ws, code)
 
     app.include_router(board_router)
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app
-
-
-async def _write(ws: WebSocket, q: asyncio.Queue) -> None:
-    """Send the frames queued for one socket, in order."""
-    with contextlib.suppress(Exception):
-        while True:
-            await ws.send_json(await q.get())
-
-
-async def _socket_action(h: Hub, code: str, token: str, text: str) -> Optional[dict[str, Any]]:
-    """One message of a socket: an action as for ``POST .../actions``. The answer: an error
-    frame (malformed, or refused), or ``{"type": "ok", "action"}`` (the state follows)."""
-    try:
-        data = json.loads(text)
-        body = S.ActionRequest.model_validate(data)
-    except (ValueError, ValidationError) as e:
-        detail = " ".join(str(e).split())[:500]
-        return {"type": "error", "error": "InvalidArgument", "detail": f"a message is an action object: {detail}"}
-    try:
-        await h.act(code, token, body.engine_body())
-    except TawlaError as e:
-        return {"type": "error", "status": status_of(e), **error_body(e)}
-    return {"type": "ok", "action": body.action}

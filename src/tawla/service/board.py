@@ -57,14 +57,10 @@ def last_move_arrows(m: Any) -> list[svg.Arrow]:
     a step of his own (none at the start of a game)."""
     if m.phase == "over" or m.played_steps:
         return []
-    for ev in reversed(m.events):
-        if ev["type"] == "game_start":
-            return []
-        if ev["type"] == "turn":
-            if ev["player"] == m.turn or not ev.get("move"):
-                return []
-            return [svg.Arrow(a, b, LAST_MOVE_COLOR, True) for a, b in move_hops(ev["move"])]
-    return []
+    ev = m.last_event("game_start", "turn")  # searched from the end: no copy of the log
+    if ev is None or ev["type"] == "game_start" or ev["player"] == m.turn or not ev.get("move"):
+        return []
+    return [svg.Arrow(a, b, LAST_MOVE_COLOR, True) for a, b in move_hops(ev["move"])]
 
 
 def board_svg(room: Any, viewer_seat: Optional[int], selected: Optional[int] = None) -> str:
@@ -115,9 +111,9 @@ def board_svg(room: Any, viewer_seat: Optional[int], selected: Optional[int] = N
                      players=(names[turn], names[1 - turn]), title=f"room {room.code}")
 
 
-def _token(cred: Optional[HTTPAuthorizationCredentials] = Depends(_bearer),
-           token: Optional[str] = Query(default=None, description="the bearer token, for an <img> source")) -> Optional[str]:
-    return cred.credentials if cred is not None else token
+def _token(cred: Optional[HTTPAuthorizationCredentials] = Depends(_bearer)) -> Optional[str]:
+    """The bearer token of the ``Authorization`` header (never one in the URL, which logs keep)."""
+    return cred.credentials if cred is not None else None
 
 
 @router.get("/v1/rooms/{code}/board.svg", response_class=Response,

@@ -6,11 +6,14 @@ transaction, with its ledger movements), and only then is the action acknowledge
 new state sent to the room's sockets. If the write fails the match is rebuilt from the last
 record written, so memory never runs ahead of the database.
 
-Timers belong to the server's clock (seconds since the epoch): one task per room sleeps
-until :attr:`tawla.Match.deadline` and calls :meth:`tawla.Match.on_timeout`; at start the
-rooms are loaded and a deadline that passed while the server was down fires at once.
-A bot's search runs in a thread pool, off the event loop; what it plays is applied and
-written like a player's action.
+A write appends the action's events to the ``events`` table and updates the room's few
+changing columns; the match's document is written once, when the match starts, so an
+action costs its own events, whatever the length of the log.
+
+Timers and bots are :mod:`~tawla.service.tasks`; at start the rooms are loaded and a
+deadline that passed while the server was down fires at once. What one client address may
+create, and the spectators of a room, are bounded by :class:`~tawla.service.limits.Limits`;
+a closed room, and a finished one left alone, leaves memory and its tokens expire.
 """
 
 from __future__ import annotations
@@ -18,14 +21,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from ..errors import ConfigError, Forbidden, InvalidAction, NotFound, TawlaError, Unauthorized, quote
+from ..errors import (ConfigError, Forbidden, InvalidAction, LimitExceeded, NotFound, TawlaError, Unauthorized,
+                      quote)
+from .limits import AddressWindow, Limits
+from .metrics import Metrics
 from .rooms import Member, Room, new_code, new_token, room_options
-from .store import Store, hash_token
-from .views import bot_for, levels
+from .store import STARTING_BALANCE, Store, hash_token
+from .tasks import RoomTasks
+from .views import levels
 
 __all__ = ["Hub", "ACTIONS"]
 
@@ -35,14 +41,8 @@ ACTIONS = ("roll", "step", "undo", "confirm", "move", "double", "take", "drop", 
            "leave")
 """The actions of ``POST /v1/rooms/{code}/actions`` and of the room's socket."""
 
-MAX_TIMEOUTS = 16
-"""The most deadlines one timer wake-up handles (each ends a phase; a bound on the loop)."""
 
-MAX_BOT_ACTIONS = 64
-"""The most actions a bot makes in a row before yielding to a new task."""
-
-
-class Hub:
+class Hub(RoomTasks):
     """The service's rooms, in memory and in the :class:`~tawla.service.store.Store`.
 
     Parameters
@@ -50,14 +50,24 @@ class Hub:
     store : Store
     bot_threads : int
         Threads of the pool that runs the bots' searches.
+    limits : Limits, optional
+        What one client may cost (default :class:`Limits`).
+    metrics : Metrics, optional
+        Where actions, rooms and sockets are counted.
     """
 
-    def __init__(self, store: Store, bot_threads: int = 2) -> None:
+    def __init__(self, store: Store, bot_threads: int = 2, limits: Limits | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        self.metrics = metrics or Metrics()
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, Member] = {}  # sha256 hex -> member
         self.pool = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="tawla-bot")
         self._tasks: set[asyncio.Task] = set()
+        w = self.limits.window_seconds
+        self.created_rooms, self.created_accounts, self.issued_coins = (AddressWindow(w), AddressWindow(w),
+                                                                        AddressWindow(w))
 
     # ---------------------------------------------------------------- start and stop
     async def start(self) -> None:
@@ -71,16 +81,21 @@ class Hub:
                 room.members.append(Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"]))
             if row["match"] is not None:
                 try:
-                    room.restore(row["match"])
+                    room.restore(row["match"], row["events"])
                 except TawlaError as e:  # one unreadable record keeps its room shut, not the service
                     log.error("room %s is not resumed: its match does not replay: %s", room.code, e)
                     continue
-                room.version = len(json.loads(row["match"])["events"])  # at least the changes made before
+            # a restart is a change: the version goes on from the one written (older databases:
+            # from at least the number of changes made before)
+            stored = row.get("version")
+            room.version = 1 + (stored if stored is not None else
+                                (room.match.event_count if room.match is not None else 0))
             self.rooms[room.code] = room
             for mem in room.members:
                 if mem.token is not None:
                     self.tokens[mem.token] = mem
             self._after(room)
+        self._spawn(self.sweep_forever())
 
     async def stop(self) -> None:
         """Cancel the timers and bot tasks, stop the bot pool."""
@@ -94,18 +109,17 @@ class Hub:
 
     # ---------------------------------------------------------------- tokens
     def member(self, code: str, token: str | None) -> Member:
-        """The member of room ``code`` whose bearer token is ``token``.
+        """The member of room ``code`` whose bearer token is ``token``. The token is checked
+        before the room, so that a request without a valid token learns nothing of which
+        rooms exist.
 
         Raises
         ------
-        tawla.errors.NotFound
-            No such room.
         tawla.errors.Unauthorized
-            No token, or one the service does not know.
+            No token, or one the service does not know (or no longer: a closed room's).
         tawla.errors.Forbidden
-            A token of another room, or an account's.
+            A token of another room, or an account's, whether or not room ``code`` exists.
         """
-        room = self.room(code)
         if not token:
             raise Unauthorized("a bearer token is required")
         h = hash_token(token)
@@ -114,8 +128,8 @@ class Hub:
             if self.store.account_by_token(token) is not None:
                 raise Forbidden("an account token has no seat in a room: use the token of the seat")
             raise Unauthorized("unknown token")
-        if mem.room != room.code:
-            raise Forbidden(f"this token has no seat in room {room.code}")
+        if not isinstance(code, str) or mem.room != code.upper() or mem.room not in self.rooms:
+            raise Forbidden(f"this token has no seat in room {quote(code)}")
         return mem
 
     def account(self, token: str | None) -> dict:
@@ -146,23 +160,32 @@ class Hub:
         return room
 
     # ---------------------------------------------------------------- accounts
-    def create_account(self, name: str, house: str) -> dict:
+    def create_account(self, name: str, house: str, address: str = "") -> dict:
         """A new account: ``{"account": {...}, "token"}``.
 
         Raises
         ------
         tawla.errors.ConfigError
             An unknown house.
+        tawla.errors.LimitExceeded
+            ``address`` has made :attr:`Limits.accounts_per_window` accounts, or been issued
+            :attr:`Limits.coins_per_window` starting coins, within the window.
         """
         from ..match import HOUSE_NAMES
         if house not in HOUSE_NAMES:
             raise ConfigError(f"unknown house {quote(house)}; known: {', '.join(HOUSE_NAMES)}")
+        coins = STARTING_BALANCE.get(house, 1000)
+        if self.issued_coins.used(address) + coins > self.limits.coins_per_window:
+            raise LimitExceeded(f"this address has been issued its {self.limits.coins_per_window} starting coins "
+                                f"for now (a window of {self.limits.window_seconds:g} s); try later")
+        self.created_accounts.take(address, self.limits.accounts_per_window, what="accounts")
+        self.issued_coins.take(address, self.limits.coins_per_window, coins, what="starting coins")
         token = new_token()
         acc = self.store.create_account(name, house, token)
         return {"account": acc, "token": token}
 
     # ---------------------------------------------------------------- rooms
-    def create_room(self, body: dict[str, Any], token: str | None) -> dict:
+    def create_room(self, body: dict[str, Any], token: str | None, address: str = "") -> dict:
         """``POST /v1/rooms``: a waiting room with the host in seat 0: ``{code, token, seat}``.
 
         Raises
@@ -173,11 +196,14 @@ class Hub:
             A stake without an account token.
         tawla.errors.InvalidAction
             A balance below the stake.
+        tawla.errors.LimitExceeded
+            ``address`` has made :attr:`Limits.rooms_per_window` rooms within the window.
         """
         opts = room_options(body["ruleset"], body["house"], body.get("length"), body.get("turn_seconds"),
                             body.get("public", False), body.get("stake", 0), body.get("grace_seconds"),
-                            "turn_seconds" in body)
+                            "turn_seconds" in body, grace_floor=self.limits.grace_floor_of)
         account = self.account(token)["id"] if opts["stake"] else None
+        self.created_rooms.take(address, self.limits.rooms_per_window, what="rooms")
         code = new_code()
         while code in self.rooms:
             code = new_code()
@@ -191,7 +217,8 @@ class Hub:
 
     async def join(self, code: str, name: str | None, token: str | None) -> dict:
         """``POST /v1/rooms/{code}/join``: seat 1 (the match starts), or a spectator's token
-        when the room is full: ``{token, seat}`` (seat None for a spectator).
+        when the room is full: ``{token, seat, table}`` (seat None for a spectator; ``table``
+        the room's options as ``GET /v1/tables`` lists them: stake, grace period, timers).
 
         Raises
         ------
@@ -200,13 +227,18 @@ class Hub:
             A coin table without an account token.
         tawla.errors.InvalidAction
             A balance below the stake, or the account that is already seated.
+        tawla.errors.LimitExceeded
+            The room has its :attr:`Limits.spectators` spectators.
         """
         room = self.room(code)
         async with room.lock:
             seat_token = new_token()
             if room.status != "waiting" or room.seat(1) is not None:
+                if sum(1 for x in room.members if x.seat is None) >= self.limits.spectators:
+                    raise LimitExceeded(f"room {room.code} has its {self.limits.spectators} spectators")
                 mem = Member(room.code, None, name or "Spectator", hash_token(seat_token))
-                self.store.add_member(room.code, {"seat": None, "name": mem.name, "token": seat_token})
+                self.store.add_member(room.code, {"seat": None, "name": mem.name, "token": seat_token},
+                                      room={"version": room.version + 1})
                 room.members.append(mem)
             else:
                 account = None
@@ -219,17 +251,17 @@ class Hub:
             self.tokens[mem.token] = mem  # type: ignore[index]
             room.version += 1
         self._after(room)
-        return {"token": seat_token, "seat": mem.seat}
+        return {"token": seat_token, "seat": mem.seat, "table": room.table_entry()}
 
     def _seat_and_start(self, room: Room, mem: Member, token: str | None) -> None:
         """Seat 1 taken (a player or a bot): start the match and write both in one transaction."""
         room.members.append(mem)
         try:
             room.start_match()
-            room.match_json = room.match.to_json()  # type: ignore[union-attr]
             self.store.add_member(room.code, {"seat": 1, "name": mem.name, "token": token, "account": mem.account,
                                               "bot": mem.bot},
-                                  stake=room.stake if mem.account is not None else 0, room=room.row())
+                                  stake=room.stake if mem.account is not None else 0,
+                                  room={**room.row(with_match=True), "version": room.version + 1})
         except BaseException:
             room.members.remove(mem)
             room.match, room.match_json, room.status = None, None, "waiting"
@@ -267,9 +299,10 @@ class Hub:
         return {"seat": 1, "level": level}
 
     # ---------------------------------------------------------------- actions
-    async def act(self, code: str, token: str | None, body: dict[str, Any]) -> Member:
+    async def act(self, code: str, token: str | None, body: dict[str, Any]) -> tuple[Member, Room]:
         """``POST /v1/rooms/{code}/actions``: apply one action of the token's seat and write it;
-        the member who acted (whose view of the room's state the route answers).
+        the member who acted (whose view of the room's state the route answers) and the room
+        (out of memory already when the action closed it).
 
         Raises
         ------
@@ -285,13 +318,17 @@ class Hub:
         name = body.get("action")
         if name not in ACTIONS:
             raise InvalidAction(f"an action is one of {', '.join(ACTIONS)}, not {quote(name)}")
-        async with room.lock:
-            if name == "leave" and room.match is None:
-                self._close(room, mem)
-            else:
-                self._apply(room, self._engine_call(room, mem.seat, name, body))
+        with self.metrics.action(name):
+            async with room.lock:
+                if name == "leave" and room.match is None:
+                    self._close(room, mem)
+                else:
+                    self._apply(room, self._engine_call(room, mem.seat, name, body))
+                    room.idle_timeouts = 0
+        if room.status == "closed":
+            self.evict(room)
         self._after(room)
-        return mem
+        return mem, room
 
     def _engine_call(self, room: Room, seat: int, name: str, body: dict[str, Any]) -> Callable[[], Any]:
         m = room.match
@@ -318,24 +355,26 @@ class Hub:
         room.version += 1
         self._save(room)
 
-    def _save(self, room: Room, stakes: tuple = ()) -> None:
-        """Write the room (and, at the end of a coin table's match, its payments); on failure
-        rebuild the match from the last record written and raise."""
+    def _save(self, room: Room, stakes: tuple = (), *, new_match: bool = False) -> None:
+        """Write the room: its changing columns and the match's new events (with
+        ``new_match``, the match's document at its start); at the end of a coin table's match,
+        its payments. On failure rebuild the match from what was written, and raise."""
         m = room.match
-        text = m.to_json() if m is not None else None
-        old = room.match_json, room.status, room.escrow
+        old = room.status, room.escrow
         settle: list[tuple] = []
         if m is not None and m.phase == "over":
             room.status = "over"
             settle = self._settlement(room)
-        room.match_json = text
+        log_rows = [] if new_match else room.unsaved_events()
         try:
-            self.store.save_room(room.code, room.row(), settle=settle, stakes=stakes)
+            self.store.save_room(room.code, room.row(with_match=new_match), settle=settle, stakes=stakes,
+                                 log=log_rows)
         except BaseException:
-            room.match_json, room.status, room.escrow = old
-            if room.match_json is not None:
-                room.restore(room.match_json)
+            room.status, room.escrow = old
+            if not new_match:
+                room.rebuild()
             raise
+        room.saved_events += len(log_rows)
         room.escrow -= sum(a for _, a, _ in settle)
 
     def _settlement(self, room: Room) -> list[tuple]:
@@ -356,9 +395,31 @@ class Hub:
             raise InvalidAction("nothing to leave: the match has not started")
         settle = [(mem.account, room.escrow, "refund")] if room.escrow and mem.account is not None else []
         room.status = "closed"
-        self.store.save_room(room.code, room.row(), settle=settle)
-        room.escrow = 0
         room.version += 1
+        try:
+            self.store.save_room(room.code, room.row(), settle=settle)
+        except BaseException:
+            room.status = "waiting"
+            raise
+        room.escrow = 0
+
+    def evict(self, room: Room) -> None:
+        """Take a room out of memory: its tokens expire, its tasks stop, its sockets are closed
+        (what the database holds stays)."""
+        if self.rooms.get(room.code) is not room:
+            return
+        del self.rooms[room.code]
+        for x in room.members:
+            token = x.token
+            if token is not None and self.tokens.get(token) is x:
+                del self.tokens[token]
+        for t in (room.timer, room.bot_task):
+            if t is not None and t is not asyncio.current_task():
+                t.cancel()
+        for q in list(room.sockets):
+            close = getattr(q, "close", None)
+            if close is not None:
+                close("the room is closed")
 
     async def rematch(self, code: str, token: str | None) -> dict:
         """``POST /v1/rooms/{code}/rematch``: the seat asks for another match; when both have
@@ -384,101 +445,20 @@ class Hub:
                 room.version += 1
                 self.store.save_room(room.code, room.row())
             else:
-                old = (room.match, room.match_json, room.match_no, room.rematch, room.status)
+                old = (room.match, room.match_json, room.saved_events, room.match_no, room.rematch, room.status)
                 room.start_match()
                 stakes = tuple((x.account, room.stake) for x in room.members
                                if x.seat is not None and x.account is not None and room.stake)
                 try:
                     room.version += 1
-                    self._save(room, stakes=stakes)
+                    self._save(room, stakes=stakes, new_match=True)
                 except BaseException:
-                    room.match, room.match_json, room.match_no, room.rematch, room.status = old
+                    room.match, room.match_json, room.saved_events, room.match_no, room.rematch, room.status = old
                     room.rematch = set()
                     raise
                 room.escrow += sum(a for _, a in stakes)
         self._after(room)
         return room.state(mem, with_match=False)
-
-    # ---------------------------------------------------------------- after a change
-    def _spawn(self, coro) -> asyncio.Task:
-        t = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(t)
-        t.add_done_callback(self._done)
-        return t
-
-    def _done(self, t: asyncio.Task) -> None:
-        """A timer's or a bot's task ended: forget it, log what it raised."""
-        self._tasks.discard(t)
-        if not t.cancelled() and t.exception() is not None:
-            log.error("a room task failed", exc_info=t.exception())
-
-    def _after(self, room: Room) -> None:
-        """Send the new state to the room's sockets, arm its timer and wake its bot."""
-        self.broadcast(room)
-        self._arm(room)
-        m = room.match
-        bot = room.bot_seat()
-        if (m is not None and bot is not None and m.phase != "over" and m.to_act == bot
-                and (room.bot_task is None or room.bot_task.done())):
-            room.bot_task = self._spawn(self._bot_play(room))
-
-    def _arm(self, room: Room) -> None:
-        current = asyncio.current_task()
-        if room.timer is not None and room.timer is not current and not room.timer.done():
-            room.timer.cancel()
-        room.timer = None
-        m = room.match
-        if m is None or m.phase == "over" or m.deadline is None:
-            return
-        room.timer = self._spawn(self._fire_at(room, m.deadline))
-
-    async def _fire_at(self, room: Room, deadline: float) -> None:
-        delay = deadline - time.time()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        async with room.lock:
-            m = room.match
-            fired = 0
-            while (m is not None and m.phase != "over" and m.deadline is not None and fired < MAX_TIMEOUTS):
-                now = time.time()
-                if m.deadline > now:
-                    break
-                try:
-                    m.on_timeout(now)
-                except TawlaError as e:  # pragma: no cover - the engine refuses only bad times
-                    log.error("room %s: on_timeout failed: %s", room.code, e)
-                    break
-                fired += 1
-            if fired:
-                room.version += 1
-                self._save(room)
-        if room.timer is asyncio.current_task():
-            room.timer = None
-        self._after(room)
-
-    async def _bot_play(self, room: Room) -> None:
-        loop = asyncio.get_running_loop()
-        for _ in range(MAX_BOT_ACTIONS):
-            async with room.lock:
-                m, seat = room.match, room.bot_seat()
-                if m is None or seat is None or m.phase == "over" or m.to_act != seat:
-                    return
-                level = room.seat(seat).bot or "ply0"  # type: ignore[union-attr]
-                version, phase = room.version, m.phase
-                if phase != "move":
-                    call = {"roll": m.roll, "double": m.take, "resign": m.accept_resignation}[phase]
-                    self._apply(room, lambda: call(seat))
-                else:
-                    position, dice = m.turn_start_position, m.dice or (1, 1)  # dice are set in a move
-            if phase == "move":
-                move = await loop.run_in_executor(self.pool, lambda: bot_for(position.ruleset, level)
-                                                  .choose(position, dice))
-                async with room.lock:
-                    if room.version != version:  # a timeout played meanwhile
-                        continue
-                    self._apply(room, lambda: m.play(seat, move))
-            self.broadcast(room)
-            self._arm(room)
 
     # ---------------------------------------------------------------- sockets
     def broadcast(self, room: Room) -> None:
@@ -497,21 +477,35 @@ class Hub:
 
     @staticmethod
     def _new_events(room: Room) -> list:
-        """The match's events not yet sent to the room's sockets (all of a new match's)."""
+        """The match's events not yet sent to the room's sockets (all of a new match's); the
+        cost is that of the new events only."""
         m = room.match
         if m is None:
             return []
-        events = m.events
         match_no, sent = room.sent_events
-        new = events[sent:] if match_no == room.match_no else events
-        room.sent_events = (room.match_no, len(events))
+        n = m.event_count
+        new = m.events_since(sent if match_no == room.match_no and sent <= n else 0)
+        room.sent_events = (room.match_no, n)
         return new
 
-    async def connect(self, room: Room, mem: Member, q: asyncio.Queue) -> None:
-        """A socket of ``mem`` opens: it gets the state; an absent player is back."""
+    async def connect(self, room: Room, mem: Member, q: Any) -> None:
+        """A socket of ``mem`` opens (``q``: its queue, with ``put_nowait(frame)`` and
+        ``close(reason)``): it gets the state; an absent player is back.
+
+        Raises
+        ------
+        tawla.errors.LimitExceeded
+            ``mem`` has :attr:`Limits.sockets_per_member` sockets open already.
+        """
+        if sum(1 for other in room.sockets if getattr(other, "member", None) is mem) >= self.limits.sockets_per_member:
+            raise LimitExceeded(f"a token opens at most {self.limits.sockets_per_member} sockets at once")
+        q.member = mem
         if not room.sockets:
             self._new_events(room)  # what happened while no socket was open is in the state
         room.sockets[q] = mem.seat
+        self.metrics.sockets.inc()
+        if mem.seat is not None:
+            room.idle_timeouts = 0
         m = room.match
         if mem.seat is not None and m is not None and m.phase != "over" and m.away[mem.seat] is not None:
             async with room.lock:
@@ -521,11 +515,12 @@ class Hub:
             q.put_nowait({"type": "state", "state": room.state(mem if mem.seat is not None else None,
                                                                with_match=False)})
 
-    async def disconnect(self, room: Room, mem: Member, q: asyncio.Queue, *, report: bool = True) -> None:
+    async def disconnect(self, room: Room, mem: Member, q: Any, *, report: bool = True) -> None:
         """A socket closes: on a coin table with a grace period, a player with no socket left
         is reported gone (he forfeits unless he is back within the grace period); not when
         ``report`` is False (the server is stopping)."""
-        room.sockets.pop(q, None)
+        if room.sockets.pop(q, False) is not False:
+            self.metrics.sockets.dec()
         m = room.match
         if (not report or mem.seat is None or m is None or m.phase == "over" or mem.seat in room.sockets.values()
                 or not room.stake or room.house.grace_period is None or m.away[mem.seat] is not None):
@@ -536,5 +531,6 @@ class Hub:
         self._after(room)
 
     def tables(self) -> list[dict]:
-        """Public rooms waiting for a player."""
+        """Public rooms waiting for a player, with the options that decide a coin table's
+        outcome (:meth:`Room.table_entry`)."""
         return [r.table_entry() for r in self.rooms.values() if r.options.get("public") and r.status == "waiting"]

@@ -14,9 +14,9 @@ import json
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence
 
-from ..errors import ConfigError, quote
+from ..errors import ConfigError, FormatError, quote
 from ..match import HouseRules, Match, get_house
 from .views import legal_views, position_view, public_match
 
@@ -64,7 +64,8 @@ def house_of(options: dict[str, Any]) -> HouseRules:
 
 
 def room_options(ruleset: str, house: str, length: int | None, turn_seconds: Any, public: bool,
-                 stake: int, grace_seconds: float | None, turn_given: bool) -> dict[str, Any]:
+                 stake: int, grace_seconds: float | None, turn_given: bool,
+                 grace_floor: Callable[[str], float] = lambda house: 0.0) -> dict[str, Any]:
     """The host's options, checked: ``{"ruleset", "house", "length", "public", "stake",
     ["turn_seconds"], ["grace_seconds"]}`` (``turn_seconds`` only when the host chose one:
     None is unlimited; without it the house's default holds).
@@ -72,8 +73,9 @@ def room_options(ruleset: str, house: str, length: int | None, turn_seconds: Any
     Raises
     ------
     tawla.errors.ConfigError
-        A length, turn time, stake or grace period the house does not allow, or a turn time
-        under :data:`MIN_TURN_SECONDS`.
+        A length, turn time, stake or grace period the house does not allow, a turn time
+        under :data:`MIN_TURN_SECONDS`, or a coin table's grace period (given, or the
+        house's) under ``grace_floor(house)`` seconds.
     tawla.errors.UnsupportedRuleset
         A ruleset the house does not offer.
     """
@@ -88,8 +90,12 @@ def room_options(ruleset: str, house: str, length: int | None, turn_seconds: Any
     if grace_seconds is not None:
         opts["grace_seconds"] = grace_seconds
     h = house_of(opts)
+    name = h.name if h.name in ("federation", "saharat", "international") else house
+    if stake and h.grace_period is not None and h.grace_period < grace_floor(name):
+        raise ConfigError(f"a coin table of the {name} house gives at least {grace_floor(name):g} s to "
+                          f"come back after a disconnect, not {quote(h.grace_period)}")
     r = h.ruleset(ruleset)
-    opts["house"] = h.name if h.name in ("federation", "saharat", "international") else house
+    opts["house"] = name
     opts["ruleset"] = r.name
     n = h.check_length(r.name, length)
     if n == 0 and h.coin_table:
@@ -118,7 +124,8 @@ class Room:
     options: dict[str, Any]
     status: str = "waiting"
     match: Match | None = None
-    match_json: str | None = None  # the text last written to the database
+    match_json: str | None = None  # the match's document as written at its start (rooms.match)
+    saved_events: int = 0  # events of the match in the database: the document's and the rows after it
     match_no: int = 0
     escrow: int = 0
     rematch: set = field(default_factory=set)
@@ -127,7 +134,9 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task | None = None
     bot_task: asyncio.Task | None = None
-    sockets: dict = field(default_factory=dict)  # queue -> seat (None: spectator)
+    sockets: dict = field(default_factory=dict)  # socket's queue -> seat (None: spectator)
+    idle_timeouts: int = 0  # timeouts in a row that played for an absent human seat
+    quiet_since: float | None = None  # monotonic time the room was last left with no socket, once over
     _public: tuple | None = None  # (version, public match JSON)
     sent_events: tuple = (0, 0)  # (match_no, events sent to the sockets)
     _views: dict = field(default_factory=dict)  # (seat, with_match) -> (version, connected, state)
@@ -165,28 +174,60 @@ class Room:
         o = self.options
         names = (self.seat(0).name, self.seat(1).name)  # type: ignore[union-attr]
         self.match = Match(o["ruleset"], self.house, o["length"], names, rng=secrets.randbits(63), clock=time.time)
+        self.match_json = self.match.to_json()
+        self.saved_events = self.match.event_count
         self.match_no += 1
         self.rematch = set()
         self.status = "playing"
         return self.match
 
-    def restore(self, text: str) -> None:
-        """Rebuild the match from its JSON as written (the engine replays its log exactly).
+    def restore(self, text: str, events: Sequence[str] = ()) -> None:
+        """Rebuild the match from its document as written at its start and the JSON texts of
+        the events written after it (the engine replays its log exactly); without events the
+        document's state is checked against its log too (:meth:`tawla.Match.from_json`).
 
         Raises
         ------
         tawla.errors.FormatError
             A record that does not replay.
         """
-        self.match = Match.from_json(text, clock=time.time)
+        if events:
+            doc = json.loads(text)
+            if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
+                raise FormatError("a stored match is a tawla-match document")
+            doc["events"] = doc["events"] + [json.loads(e) for e in events]
+            self.match = Match.replay(doc, clock=time.time)
+        else:
+            self.match = Match.from_json(text, clock=time.time)
         self.match_json = text
+        self.saved_events = self.match.event_count
+
+    def rebuild(self) -> None:
+        """The match as written: its document and the events written after it (used when a
+        write failed, so that memory never runs ahead of the database)."""
+        m = self.match
+        if m is None or self.match_json is None:
+            return
+        start = json.loads(self.match_json)
+        doc = {**start, "events": start["events"] + m.events_since(len(start["events"]))[
+            : self.saved_events - len(start["events"])]}
+        self.match = Match.replay(doc, clock=time.time)
+
+    def unsaved_events(self) -> list[tuple[int, int, str]]:
+        """``(match_no, seq, event JSON)`` of the match's events not yet written."""
+        m = self.match
+        if m is None:
+            return []
+        new = m.events_since(self.saved_events)
+        return [(self.match_no, self.saved_events + i, json.dumps(e, sort_keys=True, separators=(",", ":")))
+                for i, e in enumerate(new)]
 
     def public_match(self) -> dict[str, Any] | None:
         """The engine's JSON without the random generator (cached per version)."""
-        if self.match_json is None:
+        if self.match is None:
             return None
         if self._public is None or self._public[0] != self.version:
-            self._public = (self.version, public_match(self.match_json))
+            self._public = (self.version, public_match(self.match.to_json()))
         return self._public[1]
 
     def state(self, viewer: Member | None, *, with_match: bool = True) -> dict[str, Any]:
@@ -250,16 +291,26 @@ class Room:
                 out["legal_moves"], out["legal_steps"] = legal_views(m)
         return out
 
-    def row(self) -> dict[str, Any]:
-        """The room's columns for :meth:`tawla.service.store.Store.save_room`."""
+    def row(self, *, with_match: bool = False) -> dict[str, Any]:
+        """The room's columns for :meth:`tawla.service.store.Store.save_room`: those that
+        change with each action, and with ``with_match`` the match's document (at its start)."""
         m = self.match
-        return {"status": self.status, "match": self.match_json, "match_no": self.match_no,
-                "deadline": None if m is None else m.deadline, "rematch": json.dumps(sorted(self.rematch))}
+        out = {"status": self.status, "match_no": self.match_no, "version": self.version,
+               "deadline": None if m is None else m.deadline, "rematch": json.dumps(sorted(self.rematch))}
+        if with_match:
+            out["match"] = self.match_json
+        return out
 
     def table_entry(self) -> dict[str, Any]:
-        """The room as ``GET /v1/tables`` lists it."""
+        """The room as ``GET /v1/tables`` lists it, with every option that decides a coin
+        table's outcome: ``stake``, ``fee_percent`` (the rake), ``grace_seconds`` (time to come
+        back after a disconnect before forfeiting; None: no forfeit), ``turn_seconds``,
+        ``step_seconds`` and ``length``."""
         host = self.seat(0)
         o = self.options
+        h = self.house
         return {"code": self.code, "ruleset": o["ruleset"], "house": o["house"], "length": o["length"],
-                "turn_seconds": o.get("turn_seconds", self.house.turn_time), "stake": self.stake,
+                "turn_seconds": o.get("turn_seconds", h.turn_time), "step_seconds": h.step_time,
+                "stake": self.stake, "fee_percent": h.fee_percent if self.stake else 0,
+                "grace_seconds": h.grace_period if self.stake else None,
                 "host": host.name if host is not None else None}

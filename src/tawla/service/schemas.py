@@ -3,9 +3,9 @@ OpenAPI schema at ``/openapi.json``)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 __all__ = ["ErrorBody", "Health", "MovesRequest", "MovesAnswer", "EvaluateRequest", "EvaluateAnswer",
            "BestRequest", "BestAnswer", "AccountRequest", "AccountAnswer", "AccountView", "RoomRequest",
@@ -28,7 +28,8 @@ ERRORS: dict[Union[int, str], dict[str, Any]] = {
     for code, text in ((400, "bad input (tawla.errors class in 'error')"), (401, "no token, or an unknown one"),
                        (403, "a token with no seat here"), (404, "no such room"),
                        (409, "an action the match refuses now (the engine's error class)"),
-                       (422, "a malformed body"))
+                       (413, "a body over the size limit"), (422, "a malformed body"),
+                       (429, "past a limit of the service (LimitExceeded)"))
 }
 """The error answers every route documents."""
 
@@ -131,14 +132,16 @@ class AccountView(BaseModel):
 class RoomRequest(BaseModel):
     ruleset: str = Field(default="backgammon", max_length=40)
     house: str = Field(default="international", max_length=40)
-    length: Optional[int] = Field(default=None, ge=0, le=10000, description="points; null: the house's default")
-    turn_seconds: Optional[float] = Field(default=None, description="seconds a turn; null: unlimited; "
+    length: Optional[StrictInt] = Field(default=None, ge=0, le=10000, description="points; null: the house's default")
+    turn_seconds: Optional[float] = Field(default=None, strict=True, description="seconds a turn; null: unlimited; "
                                           "omitted: the house's default")
-    public: bool = False
+    public: StrictBool = False
     name: Optional[str] = Name
-    stake: int = Field(default=0, ge=0, le=10**9, description="coins each player puts in (coin tables)")
-    grace_seconds: Optional[float] = Field(default=None, gt=0, le=86400,
-                                           description="coin tables: seconds to come back after a disconnect")
+    stake: StrictInt = Field(default=0, ge=0, le=10**9, description="coins each player puts in (coin tables); "
+                             "a whole number, not a string or a boolean")
+    grace_seconds: Optional[float] = Field(default=None, gt=0, le=86400, strict=True,
+                                           description="coin tables: seconds to come back after a disconnect "
+                                           "(at least the house's floor, 30 s unless the server says otherwise)")
 
 
 class RoomCreated(BaseModel):
@@ -151,9 +154,26 @@ class JoinRequest(BaseModel):
     name: Optional[str] = Name
 
 
+class TableEntry(BaseModel):
+    """A room's options, with every one that decides a coin table's outcome."""
+
+    code: str
+    ruleset: str
+    house: str
+    length: int = Field(description="points to win")
+    turn_seconds: Optional[float] = Field(description="seconds a turn; null: unlimited")
+    step_seconds: Optional[float] = Field(description="seconds between steps; null: none")
+    stake: int = Field(description="coins each player puts in (0: not a coin table)")
+    fee_percent: float = Field(description="the rake, in percent of the pot")
+    grace_seconds: Optional[float] = Field(description="seconds to come back after a disconnect before forfeiting; "
+                                           "null: a disconnect never forfeits")
+    host: Optional[str]
+
+
 class Joined(BaseModel):
     token: str
     seat: Optional[int] = Field(description="1, or null for a spectator")
+    table: TableEntry = Field(description="the room's options, as GET /v1/tables lists them")
 
 
 class BotRequest(BaseModel):
@@ -174,7 +194,9 @@ class ActionRequest(BaseModel):
                     "reject", "leave"]
     from_: Optional[int] = Field(default=None, alias="from", ge=-1000, le=1000, description="step: from point")
     to: Optional[int] = Field(default=None, ge=-1000, le=1000, description="step: to point (0 = off)")
-    dice: Union[int, list[int], None] = Field(default=None, description="step: the die or dice to use")
+    dice: Union[Annotated[StrictInt, Field(ge=1, le=6)], Annotated[list[Annotated[StrictInt, Field(ge=1, le=6)]],
+                                                                    Field(min_length=1, max_length=4)], None] = Field(
+        default=None, description="step: the die (1..6) or dice to use")
     move: Optional[str] = Field(default=None, max_length=200, description="move: move text; '' passes")
     kind: Optional[str] = Field(default=None, max_length=20, description="resign: single, gammon or backgammon")
 
@@ -210,13 +232,3 @@ class RoomState(BaseModel):
     you: Optional[int]
     seats: list[Optional[dict[str, Any]]]
     match: Optional[dict[str, Any]] = None
-
-
-class TableEntry(BaseModel):
-    code: str
-    ruleset: str
-    house: str
-    length: int
-    turn_seconds: Optional[float]
-    stake: int
-    host: Optional[str]

@@ -13,9 +13,14 @@ Tables
 ``ledger``     every change of a balance: account (NULL for the house's rake), room, amount
                (coins, signed), kind (``start``, ``stake``, ``refund``, ``prize``, ``rake``), t
 ``rooms``      code, options (JSON), status (``waiting``, ``playing``, ``over``, ``closed``),
-               match (the engine's JSON, random generator included: never sent to a client),
-               deadline (absolute, seconds since the epoch), escrow (coins held), match_no,
-               rematch (JSON list of seats asking for one), created
+               match (the engine's JSON as of the match's start, random generator included:
+               never sent to a client), deadline (absolute, seconds since the epoch), escrow
+               (coins held), match_no, rematch (JSON list of seats asking for one), created,
+               version (the room's version as last written; NULL in databases written before it)
+``events``     the match's log after the document in ``rooms.match``: room, match_no, seq (the
+               event's index in the match's log), event (its JSON); one row per event,
+               appended with the action that made it, so that an action costs its own events
+               and not a rewrite of the match
 ``members``    room, seat (0, 1, or NULL for a spectator), name, token (sha256 hex, NULL for a
                bot), account, bot (its level)
 """
@@ -28,8 +33,8 @@ import threading
 import time
 from typing import Any, Iterable
 
-from sqlalchemy import (CheckConstraint, bindparam, Column, Float, Integer, MetaData, String, Table, Text, create_engine,
-                        event, func, insert, select, update)
+from sqlalchemy import (CheckConstraint, bindparam, Column, Float, Index, Integer, MetaData, String, Table, Text,
+                        create_engine, event, func, inspect, insert, select, update)
 from sqlalchemy.engine import Connection, Engine
 
 from ..errors import InvalidAction
@@ -39,8 +44,9 @@ __all__ = ["Store", "hash_token", "STARTING_BALANCE"]
 STARTING_BALANCE = {"saharat": 1000, "federation": 1000, "international": 1000}
 """Coins a new account starts with, per house."""
 
-ROOM_FIELDS = {"status", "match", "deadline", "match_no", "rematch"}
-"""The columns of a room that change as it plays (:meth:`Store.save_room`)."""
+ROOM_FIELDS = {"status", "deadline", "match_no", "rematch", "version"}
+"""The columns of a room that change with each action (:meth:`Store.save_room`); ``match``
+changes only when a match starts."""
 
 metadata = MetaData()
 
@@ -75,6 +81,17 @@ rooms = Table(
     Column("match_no", Integer, nullable=False, default=0),
     Column("rematch", Text, nullable=False, default="[]"),
     Column("created", Float, nullable=False),
+    Column("version", Integer, nullable=True),
+)
+
+events = Table(
+    "events", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room", String(16), nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("event", Text, nullable=False),
+    Index("events_of_a_match", "room", "match_no", "seq", unique=True),
 )
 
 members = Table(
@@ -109,6 +126,16 @@ def _sqlite_pragmas(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def _add_missing_columns(engine: Engine) -> None:
+    """Bring a database written before ``rooms.version`` up to the tables above (the
+    ``events`` table is made by ``create_all``; its rooms keep their whole match in
+    ``rooms.match`` and load as before)."""
+    have = {c["name"] for c in inspect(engine).get_columns("rooms")}
+    if "version" not in have:
+        with engine.begin() as c:
+            c.exec_driver_sql("ALTER TABLE rooms ADD COLUMN version INTEGER")
+
+
 class Store:
     """The database behind a service (see the module's docstring for the tables).
 
@@ -130,6 +157,7 @@ class Store:
             _sqlite_pragmas(self.engine)
         self._lock = threading.Lock()
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
         self._conn = self.engine.connect()  # one connection, used under the lock
         self._save = (update(rooms).where(rooms.c.code == bindparam("room_code"))  # built once: compiled once
                       .values({k: bindparam(k) for k in ROOM_FIELDS}))
@@ -241,10 +269,12 @@ class Store:
                 c.execute(update(rooms).where(rooms.c.code == code).values(**room))
 
     def save_room(self, code: str, values: dict, *, settle: Iterable[tuple] = (),
-                  stakes: Iterable[tuple] = ()) -> None:
-        """Update a room (``status``, ``match``, ``deadline``, ``rematch``, ``match_no``) in one
-        transaction with its ledger movements: ``settle`` as ``(account or None, amount, kind)``
-        paid out of the room's escrow, ``stakes`` as ``(account, amount)`` paid into it.
+                  stakes: Iterable[tuple] = (), log: Iterable[tuple] = ()) -> None:
+        """Update a room (``status``, ``deadline``, ``rematch``, ``match_no``, ``version``, and
+        ``match`` when one starts) in one transaction with its ledger movements and its new
+        events: ``settle`` as ``(account or None, amount, kind)`` paid out of the room's
+        escrow, ``stakes`` as ``(account, amount)`` paid into it, ``log`` as
+        ``(match_no, seq, event JSON)`` appended to the ``events`` table.
 
         Raises
         ------
@@ -252,26 +282,39 @@ class Store:
             A balance below a stake (nothing is written).
         """
         now = time.time()
+        rows = [{"room": code, "match_no": n, "seq": q, "event": e} for n, q, e in log]
         with self._tx() as c:
             for account_id, amount in stakes:
                 self._debit(c, account_id, code, amount, now)
             for account_id, amount, kind in settle:
                 self._credit(c, account_id, code, amount, kind, now)
+            if "match" in values:  # a new match: the rows of the one before have no document now
+                c.execute(events.delete().where(events.c.room == code, events.c.match_no < values["match_no"]))
+            if rows:
+                c.execute(insert(events), rows)
             if values.keys() == ROOM_FIELDS:
                 c.execute(self._save, {"room_code": code, **values})
             else:
                 c.execute(update(rooms).where(rooms.c.code == code).values(**values))
 
     def load(self) -> list[dict]:
-        """Every room not closed, with its ``members`` (a list of dicts, tokens hashed)."""
+        """Every room not closed, with its ``members`` (a list of dicts, tokens hashed) and
+        ``events``: the JSON texts of its current match's events after those of ``match``,
+        in order."""
         with self._tx() as c:
             out = [dict(r) for r in c.execute(select(rooms).where(rooms.c.status != "closed")).mappings()]
             by_code = {r["code"]: r for r in out}
             for r in out:
                 r["members"] = []
+                r["events"] = []
             for m in c.execute(select(members).order_by(members.c.id)).mappings():
                 if m["room"] in by_code:
                     by_code[m["room"]]["members"].append(dict(m))
+            for e in c.execute(select(events.c.room, events.c.match_no, events.c.event)
+                               .order_by(events.c.room, events.c.match_no, events.c.seq)):
+                owner = by_code.get(e.room)
+                if owner is not None and e.match_no == owner["match_no"]:
+                    owner["events"].append(e.event)
         return out
 
 

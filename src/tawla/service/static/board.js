@@ -82,9 +82,12 @@ function poll(ms) {
 function openSocket() {
   if (!("WebSocket" in window) || game.socket) return;
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  const ws = new WebSocket(scheme + location.host + "/v1/rooms/" + game.code + "/ws?token=" + encodeURIComponent(game.token));
+  const ws = new WebSocket(scheme + location.host + "/v1/rooms/" + game.code + "/ws");
   game.socket = ws;
-  ws.onopen = () => poll(POLL_WITH_SOCKET_MS);
+  ws.onopen = () => {  // the token goes as the first message, never in the URL
+    ws.send(JSON.stringify({ token: game.token }));
+    poll(POLL_WITH_SOCKET_MS);
+  };
   ws.onmessage = () => refresh();
   ws.onclose = () => {
     game.socket = null;
