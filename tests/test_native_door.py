@@ -86,10 +86,16 @@ def test_parts_and_engines_are_checked():
     assert native.default_engine() in ("fast", "reference")
 
 
-@pytest.mark.skipif(native.available("eval"), reason="checks the message without the compiled modules")
-def test_compiled_only_calls_say_what_they_need():
+def test_compiled_only_calls_say_what_they_need(monkeypatch):
+    """Without the compiled modules, a compiled-only call raises ConfigError saying so (the
+    layers above ask native.available first and use their numpy twins)."""
+    monkeypatch.setattr(backend, "_MODULES", {})
+    assert not native.available("eval") and not native.available("net")
+    row = tawla.get_ruleset("mahbusa").initial_position().to_array()[None]
     with pytest.raises(ConfigError, match="compiled engine"):
-        native.nohit_contact(tawla.get_ruleset("mahbusa").initial_position().to_array()[None], "mahbusa")
+        native.nohit_contact(row, tawla.get_ruleset("mahbusa"))
+    with pytest.raises(ConfigError, match="compiled engine"):
+        native.net_sizes()
 
 
 # --- the C units --------------------------------------------------------------------------------
