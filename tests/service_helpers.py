@@ -150,6 +150,12 @@ def join(client: httpx.Client, host: Player, name: str = "Guest", headers: dict 
     return Player(client, host.code, d["token"], d["seat"])
 
 
+def two_players(client: httpx.Client, **options) -> dict:
+    """A room made by Ann with ``options`` and joined by Bob: ``{0: host, 1: guest}``."""
+    host = create_room(client, name="Ann", **options)
+    return {0: host, 1: join(client, host, "Bob")}
+
+
 def play_turn(players: dict, state: dict) -> dict:
     """One action by the seat to act: roll, the first legal move, take, accept."""
     p = players[state["to_act"]]

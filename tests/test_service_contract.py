@@ -10,7 +10,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
-from service_helpers import Player, Server, create_room, join, play_until, ws_connect  # noqa: E402
+from service_helpers import Player, Server, create_room, join, play_until, two_players, ws_connect  # noqa: E402
 
 START = "4HPwATDgc/ABMA"  # backgammon's starting position, gnubg Position ID
 
@@ -27,12 +27,6 @@ def server(tmp_path_factory):
 def client(server):
     with httpx.Client(base_url=server.url, timeout=30) as c:
         yield c
-
-
-def two_players(client, **options) -> dict:
-    host = create_room(client, name="Ann", **options)
-    guest = join(client, host, "Bob")
-    return {0: host, 1: guest}
 
 
 class TestStateless:

@@ -19,7 +19,7 @@ pytest.importorskip("prometheus_client")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from service_helpers import Player, Server, create_room, join, play_until, ws_connect  # noqa: E402
+from service_helpers import Player, Server, create_room, join, play_until, two_players, ws_connect  # noqa: E402
 from tawla.match.turns import MAX_UNDOS  # noqa: E402
 
 TIGHT = {"frames_per_second": 1, "frame_burst": 8, "spectators": 2, "sockets_per_member": 2, "idle_timeouts": 1,
@@ -39,11 +39,6 @@ def server(tmp_path_factory):
 def client(server):
     with httpx.Client(base_url=server.url, timeout=30) as c:
         yield c
-
-
-def two_players(client, **options) -> dict:
-    host = create_room(client, name="Ann", **options)
-    return {0: host, 1: join(client, host, "Bob")}
 
 
 def frames_until_close(ws, limit: int = 500) -> tuple[list, int | None]:
