@@ -29,42 +29,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
-import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import httpx
 import websockets
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(db: str, limits: list[str], plain: bool = False) -> tuple[subprocess.Popen, str]:
-    """``python -m tawla serve`` on a free loopback port; waits for /v1/health (30 s at most).
-    ``plain``: without ``--log-level`` (for a server of an older version, which has none)."""
-    port = _free_port()
-    args = [sys.executable, "-m", "tawla", "serve", "--port", str(port), "--db", db]
-    if not plain:
-        args += ["--log-level", "warning"]
-    for pair in limits:
-        args += ["--limit", pair]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + "/v1/health", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("tawla serve did not start")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_service import start_server  # noqa: E402
 
 
 def _pct(xs: list[float], q: float) -> float:

@@ -51,12 +51,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: str) -> tuple[subprocess.Popen, str]:
-    """``python -m tawla serve`` on a free loopback port; waits for /v1/health (30 s at most)."""
+def start_server(db: str, limits=("rooms_per_window=1000000",), plain: bool = False) -> tuple[subprocess.Popen, str]:
+    """``python -m tawla serve`` on a free loopback port with ``--limit`` pairs ``limits``; waits for
+    /v1/health (30 s at most). ``plain``: without ``--log-level`` (for a server of an older
+    version, which has none)."""
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "tawla", "serve", "--port", str(port), "--db", db,
-                             "--log-level", "warning", "--limit", "rooms_per_window=1000000"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    args = [sys.executable, "-m", "tawla", "serve", "--port", str(port), "--db", db]
+    if not plain:
+        args += ["--log-level", "warning"]
+    for pair in limits:
+        args += ["--limit", pair]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
