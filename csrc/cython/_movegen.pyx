@@ -241,9 +241,10 @@ def is_frozen_row(bytes row, Params params):
     return tw_is_frozen(&params.p, &g, <const uint8_t *> row) != 0
 
 
-def game_results(const uint8_t[:, ::1] positions, Params params, bint frozen_test=True):
+def game_results(const uint8_t[:, ::1] positions, Params params, bint frozen_test=True, bint checked=True):
     """The result of every row, relative to its player to move (``game_result``); without the
-    frozen test (RULES.md 1.7) when ``frozen_test`` is false.
+    frozen test (RULES.md 1.7) when ``frozen_test`` is false. The rows are validated first when
+    ``checked`` (else only their width: rows the engine made or the caller checked).
 
     Returns
     -------
@@ -258,7 +259,10 @@ def game_results(const uint8_t[:, ::1] positions, Params params, bint frozen_tes
     cdef Py_ssize_t n = positions.shape[0], i
     cdef tw_ctx c
     cdef tw_result res
-    validate_batch(params, positions)
+    if checked:
+        validate_batch(params, positions)
+    elif positions.shape[1] != TW_W:
+        raise InvalidId(f"positions must have shape (N, 56), not {tuple(positions.shape)[:2]}")
     over = np.zeros(n, dtype=np.bool_)
     winner = np.full(n, -1, dtype=np.int8)
     kind = np.full(n, -1, dtype=np.int8)

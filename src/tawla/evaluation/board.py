@@ -132,7 +132,5 @@ def is_terminal(positions, ruleset) -> np.ndarray:
     tawla.errors.InvalidId, tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset
     """
     r = get_ruleset(ruleset)
-    rows = np.ascontiguousarray(check_rows(positions))
-    native.validate_rows(rows, r)
-    over, winner, _points, _kind = native.game_results(rows, r, frozen_test=False)
+    over, winner, _points, _kind = native.game_results(check_rows(positions), r, frozen_test=False)
     return over & (winner == 1)

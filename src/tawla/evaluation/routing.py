@@ -228,7 +228,8 @@ def _contact_into(out: np.ndarray, rest: np.ndarray, rows: np.ndarray, r, model)
 
 def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
     """The routing of :func:`evaluate_rows` step by step in numpy, the contact rows given to
-    ``model`` (default the ruleset's, :data:`CONTACT_MODELS`).
+    ``model`` (default the ruleset's, :data:`CONTACT_MODELS`). ``rows`` (uint8[N, 56]) are valid
+    positions of ``r``, not validated here.
 
     Returns
     -------
@@ -245,7 +246,7 @@ def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
     if n == 0:
         return out
     me, opp, om = sides(rows, r)
-    done, winner, points, kind = native.game_results(rows, r, frozen_test=False)
+    done, winner, points, kind = native.game_results(rows, r, frozen_test=False, checked=False)
     lost = done & (winner == 1)
     out[lost, 0] = -points[lost]
     out[lost, 4] = me[lost, 0] == 0

@@ -76,14 +76,16 @@ def is_over(row: bytes, r: Ruleset) -> bool:
     return _ref_scoring.game_result(r, row) is not None
 
 
-def game_results(rows: np.ndarray, r: Ruleset, *, frozen_test: bool = True) -> tuple:
-    """The engine's one game-end function on valid packed rows ``uint8[N, 56]``, one compiled
-    call where built (RULES.md §1.7, §1.8, §2.2, §4.4, §5.6, §5.7).
+def game_results(rows: np.ndarray, r: Ruleset, *, frozen_test: bool = True, checked: bool = True) -> tuple:
+    """The engine's one game-end function on packed rows ``uint8[N, 56]``, one compiled call
+    where built (RULES.md §1.7, §1.8, §2.2, §4.4, §5.6, §5.7).
 
     Parameters
     ----------
     frozen_test : bool
         False to leave out the frozen test (§1.7), the one costly part.
+    checked : bool
+        False for rows already validated (by the caller, or made by the engine).
 
     Returns
     -------
@@ -94,11 +96,18 @@ def game_results(rows: np.ndarray, r: Ruleset, *, frozen_test: bool = True) -> t
         The points the winner scores (cube 1).
     kind : int8[N]
         A :class:`tawla.core.results.ResultKind` code, -1 while the game goes on.
+
+    Raises
+    ------
+    tawla.errors.InvalidPosition
+        A row that is not a position of ``r`` (when ``checked``).
     """
     if _movegen is not None:
         over, winner, kind, points = _movegen.game_results(np.ascontiguousarray(rows, dtype=np.uint8), turn_params(r),
-                                                        frozen_test)
+                                                           frozen_test, checked)
         return over, winner, points, kind
+    if checked:
+        _validate_rows_py(rows, r)
     n = len(rows)
     over, winner, points = np.zeros(n, bool), np.full(n, -1, np.int8), np.zeros(n, np.int16)
     kind = np.full(n, -1, np.int8)
