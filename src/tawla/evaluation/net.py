@@ -172,7 +172,6 @@ class NetEvaluator:
             raise InvalidArgument("network weights must be finite")
         self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, b2
         self.meta: dict[str, Any] = dict(meta or {})
-        self._compiled = native.available("net")
 
     @property
     def hidden(self) -> int:
@@ -190,7 +189,7 @@ class NetEvaluator:
     def outputs(self, rows: np.ndarray, compiled: bool = True) -> np.ndarray:
         """The five outputs (float32[N, 5]) of rows already validated (uint8[N, 56])."""
         rows = np.ascontiguousarray(rows, dtype=np.uint8)
-        if compiled and self._compiled:
+        if compiled and native.available("net"):
             return native.net_outputs(rows, self.ruleset, self.w1, self.b1, self.w2, self.b2)
         x = net_inputs(rows, self.ruleset)
         h = _sigmoid(x @ self.w1 + self.b1)
@@ -201,7 +200,7 @@ class NetEvaluator:
         ``ruleset`` (the caller's, for the scoring) defaults to the network's."""
         r = self.ruleset if ruleset is None else get_ruleset(ruleset)
         rows = np.ascontiguousarray(rows, dtype=np.uint8)
-        if self._compiled and r.name == self.ruleset.name:
+        if native.available("net") and r.name == self.ruleset.name:
             return native.net_columns(rows, r, self.w1, self.b1, self.w2, self.b2)
         return net_columns(self.outputs(rows, compiled=False), r)
 
