@@ -63,3 +63,4 @@ def test_codes_agree_with_the_c_engine():
     assert fast.C_CODES["scoring"] == SCORING_CODES
     assert fast.C_CODES["kind"] == {k.label: int(k) for k in ResultKind}
     assert tuple(fast.KIND_NAMES) == tuple(k.label for k in ResultKind)
+    assert fast.C_CODES["end"] == native.EVAL_ENDS

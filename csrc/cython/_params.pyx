@@ -22,10 +22,12 @@ C_CODES = {
     "kind": {"single": TW_K_SINGLE, "gammon": TW_K_GAMMON, "backgammon": TW_K_BACKGAMMON,
              "quadrant_lock": TW_K_QUADRANT, "mother": TW_K_MOTHER, "draw": TW_K_DRAW,
              "unfinished": TW_K_UNFINISHED},
+    "end": {"contact": TW_END_CONTACT, "lost": TW_END_LOST, "won": TW_END_WON, "race": TW_END_RACE,
+            "draw": TW_END_DRAW},
 }
 """The codes as the C engine defines them (``csrc/movegen/tw_params.h``), for the tests that check
-they agree with :data:`tawla.rules.params.CONTACT_CODES`, ``SCORING_CODES`` and
-:class:`tawla.core.results.ResultKind`."""
+they agree with :data:`tawla.rules.params.CONTACT_CODES`, ``SCORING_CODES``,
+:class:`tawla.core.results.ResultKind` and :data:`tawla.native.EVAL_ENDS`."""
 
 
 cdef class Params:

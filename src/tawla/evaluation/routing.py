@@ -202,10 +202,10 @@ def _evaluate_ends_compiled(rows: np.ndarray, r, model) -> np.ndarray:
     (:func:`tawla.native.eval_ends`); the contact rows go to ``model`` as there."""
     one, _, _, two = eval_tables()
     out, kind = native.eval_ends(np.ascontiguousarray(rows, dtype=np.uint8), r, one, two)
-    race = kind == 3
+    race = kind == native.EVAL_ENDS["race"]
     if r.scoring != "checkers_left" and race.any():
         out[race, 0] = equity_from_probs(out[race, 1:], r)
-    _contact_into(out, kind == 0, rows, r, model)
+    _contact_into(out, kind == native.EVAL_ENDS["contact"], rows, r, model)
     return out
 
 

@@ -18,7 +18,7 @@ As pyzmq's backend module: the compiled modules are loaded once, at import
 from __future__ import annotations
 
 from .backend import available, default_engine, resolve_engine
-from .evaluators import (build_one_sided, build_two_sided, eval_bg, eval_ends, features_bg, linear_bg, n_features,
+from .evaluators import (EVAL_ENDS, build_one_sided, build_two_sided, eval_bg, eval_ends, features_bg, linear_bg, n_features,
                          net_chooser, net_columns, net_eval, net_fit, net_inputs, net_outputs, net_ply1_targets,
                          net_ply2_targets, net_positions, net_rollout_targets, net_sizes, net_train, nohit_contact,
                          race_rows, race_sides)
@@ -36,7 +36,7 @@ __all__ = [
     "turn_steps", "turn_lit", "turn_step", "turn_finals", "play_hops", "throw_dice", "throw_dice_saving",
     "rng_restore", "step_tuples", "format_steps",
     # evaluators (compiled only)
-    "n_features", "features_bg", "linear_bg", "race_rows", "race_sides", "eval_ends", "eval_bg", "nohit_contact",
+    "EVAL_ENDS", "n_features", "features_bg", "linear_bg", "race_rows", "race_sides", "eval_ends", "eval_bg", "nohit_contact",
     # networks and their training (compiled only)
     "net_sizes", "net_inputs", "net_outputs", "net_columns", "net_eval", "net_chooser", "net_train",
     "net_positions", "net_ply1_targets", "net_ply2_targets", "net_rollout_targets", "net_fit",

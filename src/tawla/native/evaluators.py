@@ -21,10 +21,15 @@ import numpy as np
 from ..rules import Ruleset
 from .backend import compiled, params
 
-__all__ = ["n_features", "features_bg", "linear_bg", "race_rows", "race_sides", "eval_ends", "eval_bg",
+__all__ = ["EVAL_ENDS", "n_features", "features_bg", "linear_bg", "race_rows", "race_sides", "eval_ends", "eval_bg",
            "nohit_contact", "net_sizes", "net_inputs", "net_outputs", "net_columns", "net_eval",
            "net_chooser", "net_train", "net_positions", "net_ply1_targets", "net_ply2_targets",
            "net_rollout_targets", "net_fit", "build_one_sided", "build_two_sided"]
+
+
+EVAL_ENDS = {"contact": 0, "lost": 1, "won": 2, "race": 3, "draw": 4}
+"""The codes of :func:`eval_ends`' ``kind`` (``TW_END_*`` of ``csrc/eval/tw_eval.h``; a test checks
+that they agree)."""
 
 
 def n_features() -> int:
@@ -56,9 +61,9 @@ def race_sides(me: np.ndarray, opp: np.ndarray, r: Ruleset, one: np.ndarray, two
 
 
 def eval_ends(rows: np.ndarray, r: Ruleset, one: np.ndarray, two: np.ndarray) -> tuple:
-    """The rows no contact model sees: ``(out float64[N, 6], kind uint8[N])``, ``kind`` 1 lost,
-    2 won, 3 a race, 4 a draw (``out`` their values; the game ends from the engine's one
-    game-result function without the frozen test), 0 contact (``out`` zero)."""
+    """The rows no contact model sees: ``(out float64[N, 6], kind uint8[N])``, ``kind`` a code of
+    :data:`EVAL_ENDS`: lost, won, race or draw (``out`` their values; the game ends from the
+    engine's one game-result function without the frozen test), or contact (``out`` zero)."""
     return compiled("_eval").eval_ends(rows, params(r), one, two)
 
 
