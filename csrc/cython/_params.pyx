@@ -33,7 +33,7 @@ they agree with :data:`tawla.rules.params.CONTACT_CODES`, ``SCORING_CODES``,
 cdef class Params:
     """A ruleset as the C struct the generator reads (RULES.md section 7, the flag table).
 
-    Build it with ``tawla.native.params(ruleset)``, which passes the dict of
+    Build it with ``tawla.native.backend.params(ruleset)``, which passes the dict of
     :func:`tawla.rules.params.native_params`: its keys are the fields of ``tw_params``
     (``csrc/movegen/tw_params.h``), converted by Cython's struct coercion.
 
