@@ -25,11 +25,18 @@
  *   tw_eval_race.c    the race model
  *   tw_eval_nohit.c   the no-hit games' effective-pip model
  *   tw_eval_ends.c    finished games and races before any contact model, the one-pass evaluation
- * net/      neural evaluators (tw_net.h): inputs, inference, TD(0) and supervised training
+ * net/      neural evaluators (tw_net.h): inputs, inference, one gradient step
+ * rollout/  playing games out
+ *   tw_choose.h/c  the 0-ply move choice by one evaluator (game ends, race model, contact model)
+ *   tw_cube.h/c    cube models: the cubeful equities of a cube decision (money: Janowski)
+ *   tw_rollout.h/c the rollout trial loop: dice, luck adjustment, truncation, bear-off stops, cube
+ * train/    network training on the move generator (tw_train.h): TD(0) self-play, positions,
+ *           search and rollout targets, supervised fitting
  *
- * A unit calls only units below it in this list (eval/ and net/ call movegen/, net/ calls eval/;
- * within eval/, ends calls race, contact and tables; race and contact call tables): no two units
- * call each other (tests/test_csrc_units.py checks it).
+ * A unit calls only units above it in this list, never one below (eval/ and net/ call movegen/,
+ * net/ calls eval/, rollout/ calls all three, train/ calls rollout/; within eval/, ends calls
+ * race, contact and tables; race and contact call tables): no two units call each other
+ * (tests/test_native_door.py checks it).
  */
 #ifndef TAWLA_ENGINE_H
 #define TAWLA_ENGINE_H
@@ -44,5 +51,9 @@
 #include "tw_playout.h"
 #include "tw_eval.h"
 #include "tw_net.h"
+#include "tw_choose.h"
+#include "tw_cube.h"
+#include "tw_rollout.h"
+#include "tw_train.h"
 
 #endif /* TAWLA_ENGINE_H */

@@ -13,7 +13,6 @@ from tawla.cli import main
 from tawla.errors import ConfigError, InvalidArgument, InvalidPosition
 from tawla.evaluation import is_race, is_terminal
 from tawla.evaluation.bearoff import eval_tables
-from tawla.evaluation.board import sides
 from tawla.evaluation.net import NetEvaluator, shipped_net
 from tawla.evaluation.routing import evaluate_np
 from tawla.training.supervised import SuperviseConfig, search_targets, supervise
@@ -31,26 +30,37 @@ def positions(net: NetEvaluator, n: int, seed: int = 4, explore: float = 0.1, ra
                                          10 * n, seed, n, explore, 2000, *tables)
 
 
+def child_values(net: NetEvaluator, kids: np.ndarray, race_model: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Children valued as the compiled choice (csrc/rollout/tw_choose.c) values them: the
+    evaluation columns (the exact result of a finished game, the race model for a race when
+    ``race_model``, else the network's clipped columns) and the outputs they give, each for the
+    child's mover."""
+    r = net.ruleset
+    cols = evaluate_np(kids, r, net)
+    if not race_model:
+        race = is_race(kids, r) & ~is_terminal(kids, r)
+        if race.any():
+            cols[race] = net(kids[race])
+    return cols, cols[:, 1:6]
+
+
+def best_child(kids: np.ndarray, cols: np.ndarray) -> int:
+    """The child the compiled choice takes: the lowest equity for the next mover, of equals the
+    first row in byte order."""
+    return min(range(len(kids)), key=lambda i: (cols[i, 0], kids[i].tobytes()))
+
+
 def numpy_targets(net: NetEvaluator, rows: np.ndarray, race_model: bool) -> np.ndarray:
-    """The 1-ply search written out: every roll's children by tawla.expand, valued as the
-    compiled search values them (the exact result of a finished game, the race model for a
-    child without contact when ``race_model``, else the network's raw outputs), the best for
-    the mover taken (the first of equal values), its outputs seen from the mover's seat."""
+    """The 1-ply search written out: every roll's children by tawla.expand, valued by
+    :func:`child_values`, the best for the mover taken (:func:`best_child`), its outputs seen
+    from the mover's seat."""
     r = net.ruleset
     out = np.zeros((len(rows), 5))
     for i, row in enumerate(rows):
         for d1, d2 in ROLLS:
             kids, _ = tawla.expand(row[None], np.array([[d1, d2]], np.uint8), ruleset=r)
-            cols = evaluate_np(kids, r, net)  # exact ends and the race model; contact as columns
-            raw = net.outputs(kids)  # compiled (its numpy twin is checked in test_net.py)
-            me, opp, _ = sides(kids, r)
-            lost = is_terminal(kids, r)
-            race = is_race(kids, r) if race_model else np.zeros(len(kids), bool)
-            o = np.where((~lost & ~race)[:, None], raw, cols[:, 1:6])
-            eq = 2 * o[:, 0] - 1 + o[:, 1] - o[:, 3]  # the ruleset's equity of raw outputs
-            if r.scoring == "cube":
-                eq = eq + o[:, 2] - o[:, 4]
-            b = int(np.argmin(eq))  # the child worst for the next mover
+            cols, o = child_values(net, kids, race_model)
+            b = best_child(kids, cols)
             t = [1 - o[b, 0], o[b, 3], o[b, 4], o[b, 1], o[b, 2]]
             out[i] += (1 if d1 == d2 else 2) / 36 * np.asarray(t)
     return out
@@ -94,12 +104,9 @@ def test_ply2_targets_search_the_best_children_one_ply_deeper():
         want = np.zeros(5)
         for d1, d2 in ROLLS:
             kids, _ = tawla.expand(row[None], np.array([[d1, d2]], np.uint8), ruleset=r)
-            cols = evaluate_np(kids, r, net)
-            me, opp, _ = sides(kids, r)
+            cols, o = child_values(net, kids, race_model=True)
             plain = ~is_terminal(kids, r) & ~is_race(kids, r)
-            o = np.where(plain[:, None], net.outputs(kids), cols[:, 1:6])
-            eq0 = 2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]
-            top = np.argsort(eq0, kind="stable")[:2]  # the two best for the mover (lowest for the next)
+            top = np.argsort(cols[:, 0], kind="stable")[:2]  # the two best for the mover (lowest for the next)
             deep = o[top].copy()
             if plain[top].any():  # contact children: their own 1-ply values
                 deep[plain[top]] = native.backend.compiled("_net_train").net_ply1_targets(
@@ -113,15 +120,13 @@ def test_ply2_targets_search_the_best_children_one_ply_deeper():
 
 
 def greedy_child(net: NetEvaluator, row: np.ndarray, dice: tuple[int, int]) -> tuple[np.ndarray, bool]:
-    """The child the greedy move of the compiled search picks (the first of the best), as
-    numpy_targets values children, and whether it is a plain contact child (no race, no end)."""
+    """The child the greedy move of the compiled search picks (:func:`best_child`), and whether
+    it is a plain contact child (no race, no end)."""
     r = net.ruleset
     kids, _ = tawla.expand(row[None], np.array([dice], np.uint8), ruleset=r)
-    cols = evaluate_np(kids, r, net)
-    me, opp, _ = sides(kids, r)
+    cols, _ = child_values(net, kids, race_model=True)
     plain = ~is_terminal(kids, r) & ~is_race(kids, r)
-    o = np.where(plain[:, None], net.outputs(kids), cols[:, 1:6])
-    b = int(np.argmin(2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]))
+    b = best_child(kids, cols)
     return kids[b], bool(plain[b])
 
 

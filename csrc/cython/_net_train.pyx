@@ -50,7 +50,7 @@ cdef const tw_race_tables *_race_view(Params params, race_one, race_two,
 def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, float[::1] b2,
               long n_games, unsigned long long seed, float alpha, long max_turns=10000,
               race_one=None, race_two=None):
-    """TD(0) self-play (``csrc/net/tw_net_train.c``): ``n_games`` games, the weights updated in place.
+    """TD(0) self-play (``csrc/train/tw_net_train.c``): ``n_games`` games, the weights updated in place.
 
     Parameters
     ----------
@@ -110,7 +110,7 @@ def net_positions(Params params, const float[:, ::1] w1, const float[::1] b1,
                   const float[:, ::1] w2, const float[::1] b2, long n_games,
                   unsigned long long seed, long cap, float explore=0.0, long max_turns=10000,
                   race_one=None, race_two=None):
-    """The positions before a roll of greedy self-play games (``csrc/net/tw_net_train.c``).
+    """The positions before a roll of greedy self-play games (``csrc/train/tw_net_train.c``).
 
     Parameters
     ----------

@@ -188,3 +188,43 @@ cdef extern from "tawla_engine.h" nogil:
                                uint64_t seed, float *targets)
     double tw_net_fit(const tw_params *P, tw_net *n, const uint8_t *rows, const float *targets,
                       const int64_t *order, long count, float alpha)
+
+    # tw_choose.h, tw_cube.h, tw_rollout.h: the move choice, cube models, the rollout trial loop
+    enum:
+        TW_CONTACT_NET
+        TW_CONTACT_LINEAR
+        TW_CONTACT_NOHIT
+        TW_CUBE_MONEY
+        TW_RO_NV
+
+    ctypedef struct tw_evaluator:
+        int contact
+        const tw_net *net
+        const double *W
+        long ldw
+        const tw_race_tables *race
+
+    ctypedef struct tw_cube_model:
+        int kind
+        double efficiency
+        int jacoby
+        int beaver
+
+    void tw_cube_equities(const tw_cube_model *m, const double *p, int owner, double *nd, double *dt)
+    int tw_cube_decide(const tw_cube_model *m, const double *p, int owner, double *equity)
+
+    ctypedef struct tw_ro_settings:
+        long truncate
+        int vr
+        int stop_bearoff
+        int stop_race
+        int stratify
+        int rot[2]
+        int cubeful
+        tw_cube_model cube
+        int owner
+        uint64_t seed
+
+    int tw_rollout(const tw_params *P, const tw_evaluator *E, const tw_ro_settings *S,
+                   const uint8_t *rows, long count, long first, long n, double *out, double *raw,
+                   int32_t *plies)

@@ -80,7 +80,7 @@ int tw_no_contact_opposite(const uint8_t *row);
 
 /* The rows no contact model sees, for every ruleset: tw_game_result without the frozen test
    (RULES.md 1.7, 1.8, 4.4, 5.6), then the race test (RULES.md 5.5's condition where it
-   applies). g: the ruleset's geometry (tw_geo_init(g, P->same, P->contact == TW_PIN)). */
+   applies; without race tables, t NULL, no race is looked for). g: the ruleset's geometry (tw_geo_init(g, P->same, P->contact == TW_PIN)). */
 int tw_eval_ends(const tw_params *P, const tw_geo *g, const uint8_t *row, const tw_race_tables *t,
                  double *o);
 /* backgammon / adi in one pass: tw_eval_ends, then the linear contact model (weights W[5][TW_NF],

@@ -40,7 +40,7 @@ int tw_eval_ends(const tw_params *P, const tw_geo *g, const uint8_t *row, const 
         }
         return TW_END_DRAW;
     }
-    if (!tw_no_contact(P, row, me, opp)) return TW_END_CONTACT;
+    if (!t || !tw_no_contact(P, row, me, opp)) return TW_END_CONTACT;
     if (P->bearoff_no_opponent_in_home) {  /* RULES.md 5.5: no race while a side blocks a bear-off */
         for (p = 1; p <= 6; p++) if (row[26 + p]) return TW_END_CONTACT;
         for (p = 19; p <= 24; p++) if (row[p]) return TW_END_CONTACT;

@@ -2,8 +2,8 @@
 
 :func:`evaluate_file` reads the chunks of :func:`tawla.analysis.positions.read_chunks`,
 evaluates them with :func:`~tawla.analysis.positions.evaluate_chunk` (in this process, on
-a local process pool, :func:`tawla.analysis.parallel.map_ordered`, or on a Dask cluster,
-:func:`tawla.analysis.dask_run.map_ordered_on_cluster`, imported by name only when asked
+a local process pool, :func:`tawla.runners.local.map_ordered`, or on a Dask cluster,
+:func:`tawla.runners.cluster.map_ordered_on_cluster`, imported by name only when asked
 for) and writes each chunk's rows as it comes back, in file order, by a writer of
 :func:`open_writer`. At most a few chunks are held at any time, so memory does not grow
 with the file.
@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from ..errors import ConfigError, quote
 from ..rules import get_ruleset
-from .parallel import map_ordered
+from ..runners.local import map_ordered
 from .positions import CHUNK_POSITIONS, VALUE_COLUMNS, ChunkResult, PositionChunk, evaluate_chunk, read_chunks
 
 __all__ = ["FORMATS", "BEST_COLUMNS", "Summary", "columns", "open_writer", "evaluate_file"]
@@ -34,7 +34,7 @@ FORMATS = (".csv", ".jsonl", ".parquet")
 BEST_COLUMNS = ("best_move", "best_id")
 """The columns added with dice: the best play and the ID of the position it leads to."""
 
-DASK_MODULE = "tawla.analysis.dask_run"
+DASK_MODULE = "tawla.runners.cluster"
 
 
 def columns(with_best: bool) -> list[str]:

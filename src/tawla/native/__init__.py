@@ -7,7 +7,8 @@ As pyzmq's backend module: the compiled modules are loaded once, at import
   on both engines, the compiled one and the pure-Python reference engine
   (:mod:`tawla.reference`, the oracle the compiled one is diffed against, and its fallback);
   a call's ``engine=`` chooses, else :func:`default_engine`.
-* Evaluators, networks, their training and the bear-off builders (:mod:`.evaluators`) are the
+* Evaluators, networks, their training, the bear-off builders and the rollout trial loop
+  (:mod:`.evaluators`) are the
   compiled calls only: each layer above keeps its numpy twin and picks it when
   :func:`available` says that part is not built.
 
@@ -18,10 +19,10 @@ As pyzmq's backend module: the compiled modules are loaded once, at import
 from __future__ import annotations
 
 from .backend import available, default_engine, resolve_engine
-from .evaluators import (EVAL_ENDS, build_one_sided, build_two_sided, eval_bg, eval_ends, features_bg, linear_bg, n_features,
+from .evaluators import (EVAL_ENDS, ROLLOUT_VALUES, build_one_sided, build_two_sided, eval_bg, eval_ends, features_bg, linear_bg, n_features,
                          net_chooser, net_columns, net_eval, net_fit, net_inputs, net_outputs, net_ply1_targets,
                          net_ply2_targets, net_positions, net_rollout_targets, net_sizes, net_train, nohit_contact,
-                         race_rows, race_sides)
+                         race_rows, race_sides, rollout_trials, cube_money)
 from .movegen import (count_moves, expand, expand_all_rolls, flip_row, flip_rows, format_steps, game_result,
                       game_results, is_frozen, is_over, legal_moves, legal_sequences, next_turn_row, play_hops, playout,
                       rng_restore, step_tuples, throw_dice, throw_dice_saving, turn_engine, turn_finals, turn_lit,
@@ -42,4 +43,6 @@ __all__ = [
     "net_positions", "net_ply1_targets", "net_ply2_targets", "net_rollout_targets", "net_fit",
     # bear-off databases (compiled only)
     "build_one_sided", "build_two_sided",
+    # the rollout trial loop and the cube models it calls (compiled only)
+    "ROLLOUT_VALUES", "rollout_trials", "cube_money",
 ]

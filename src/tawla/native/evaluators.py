@@ -24,7 +24,8 @@ from .backend import compiled, params
 __all__ = ["EVAL_ENDS", "n_features", "features_bg", "linear_bg", "race_rows", "race_sides", "eval_ends", "eval_bg",
            "nohit_contact", "net_sizes", "net_inputs", "net_outputs", "net_columns", "net_eval",
            "net_chooser", "net_train", "net_positions", "net_ply1_targets", "net_ply2_targets",
-           "net_rollout_targets", "net_fit", "build_one_sided", "build_two_sided"]
+           "net_rollout_targets", "net_fit", "build_one_sided", "build_two_sided", "rollout_trials",
+           "cube_money", "ROLLOUT_VALUES"]
 
 
 EVAL_ENDS = {"contact": 0, "lost": 1, "won": 2, "race": 3, "draw": 4}
@@ -152,6 +153,37 @@ def net_fit(r: Ruleset, w1, b1, w2, b2, rows: np.ndarray, targets: np.ndarray, o
     """One pass of gradient descent on ``targets`` (float32[N, outputs]) in ``order`` (int64[N]),
     the weights updated in place; the mean squared error before each step."""
     return compiled("_net_train").net_fit(params(r), w1, b1, w2, b2, rows, targets, order, alpha)
+
+
+ROLLOUT_VALUES = 7
+"""Numbers per trial of :func:`rollout_trials`: five outputs (win, win gammon, win backgammon,
+lose gammon, lose backgammon; tawla31: win, win 15, points won / 15, lose 15, points lost / 15),
+cubeless equity, cubeful equity."""
+
+
+def rollout_trials(rows: np.ndarray, r: Ruleset, contact: str, **settings) -> tuple:
+    """Trials of pre-roll rows by the compiled trial loop (``csrc/rollout/tw_rollout.h``): for
+    each row, trials ``first .. first + trials - 1``, every row on the same dice. ``contact``
+    and ``settings`` (the evaluator's weights and race tables; ``first``, ``trials``,
+    ``truncate``, ``vr``, ``stop_bearoff``, ``stop_race``, ``stratify``, ``rot``, ``cubeful``,
+    ``efficiency``, ``jacoby``, ``beaver``, ``owner``, ``seed``, ``raw``) as
+    ``tawla.native._rollout.rollout`` documents them.
+
+    Returns
+    -------
+    (float64[N, trials, ROLLOUT_VALUES], [raw values,] int32[N, trials])
+        The trials' values for each row's side to move (luck-adjusted with ``vr``), the
+        unadjusted ones with ``raw``, and the moves each trial played.
+    """
+    return compiled("_rollout").rollout(rows, params(r), contact, **settings)
+
+
+def cube_money(probs: np.ndarray, owner: int, efficiency: float = 0.68, jacoby: bool = False,
+               beaver: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The compiled money cube model (Janowski) of pre-roll columns float64[N, 6]: no double and
+    double/take equities per unit of cube, and the decision codes (0 no double, 1 take, 2 beaver,
+    3 pass); :class:`tawla.bots.cube.MoneyCube` is its Python twin."""
+    return compiled("_rollout").cube_money(probs, owner, efficiency, jacoby, beaver)
 
 
 def build_one_sided(checkers: int) -> tuple[np.ndarray, np.ndarray]:

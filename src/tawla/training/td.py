@@ -1,5 +1,5 @@
 """TD(0) self-play training of a :class:`~tawla.evaluation.NetEvaluator`, in chunks of games run
-by the compiled trainer (``csrc/net/tw_net_train.c``), with checkpoints and a learning curve.
+by the compiled trainer (``csrc/train/tw_net_train.c``), with checkpoints and a learning curve.
 
 Each chunk of ``chunk`` games has its own dice seed (from the run's seed and the chunk's
 number) and step size (``alpha`` decaying geometrically to ``alpha_end`` over the run), so a run

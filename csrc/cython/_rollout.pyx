@@ -1,0 +1,180 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The rollout trial loop of ``csrc/rollout`` (``tw_rollout.c``) and its cube models
+(``tw_cube.c``), for tawla.rollout: blocks of trials of pre-roll rows in one call, the GIL
+released.
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport uint8_t, int32_t, uint64_t
+from libc.string cimport memset
+
+from tawla_engine cimport *
+from tawla.native._params cimport Params, row_over, validate_batch
+from tawla.native._net cimport net_view
+from tawla.native._race cimport race_view
+
+from tawla.errors import InvalidArgument, InvalidPosition
+
+cnp.import_array()
+tw_eval_init()  # the shot tables of the hand features (this module's copy of the engine)
+tw_net_init()  # the table of the logistic function
+
+CONTACT = {"net": TW_CONTACT_NET, "linear": TW_CONTACT_LINEAR, "nohit": TW_CONTACT_NOHIT}
+"""The contact models of the trial loop's evaluator, by name."""
+NV = TW_RO_NV
+"""Numbers per trial: five outputs, cubeless equity, cubeful equity."""
+
+
+cdef tw_cube_model _money(double efficiency, bint jacoby, bint beaver) except *:
+    cdef tw_cube_model m
+    if not 0.0 <= efficiency <= 1.0:
+        raise InvalidArgument(f"the cube efficiency must be within [0, 1], not {efficiency}")
+    m.kind = TW_CUBE_MONEY
+    m.efficiency = efficiency
+    m.jacoby = jacoby
+    m.beaver = beaver
+    return m
+
+
+def cube_money(const double[:, ::1] probs, int owner, double efficiency=0.68, bint jacoby=False,
+               bint beaver=False):
+    """The money model's cubeful equities (``tw_cube_equities``) of pre-roll columns.
+
+    Parameters
+    ----------
+    probs : float64[N, 6]
+        Equity, win, win gammon, win backgammon, lose gammon, lose backgammon of the side on roll.
+    owner : int
+        0 centred, 1 the side on roll owns the cube, -1 the opponent does.
+
+    Returns
+    -------
+    (float64[N], float64[N], int8[N])
+        No double, double/take (per unit of cube) and the decision (0 no double, 1 take,
+        2 beaver, 3 pass).
+
+    Raises
+    ------
+    InvalidArgument
+        ``probs`` not of 6 columns, an owner not -1, 0 or 1, an efficiency outside [0, 1].
+    """
+    cdef tw_cube_model m = _money(efficiency, jacoby, beaver)
+    cdef Py_ssize_t i, n = probs.shape[0]
+    if probs.shape[1] != 6:
+        raise InvalidArgument(f"probs must be float64[N, 6], not {probs.shape[1]} columns")
+    if owner not in (-1, 0, 1):
+        raise InvalidArgument(f"owner must be -1, 0 or 1, not {owner}")
+    nd = np.zeros(n)
+    dt = np.zeros(n)
+    dec = np.zeros(n, dtype=np.int8)
+    cdef double[::1] a = nd, b = dt
+    cdef signed char[::1] d = dec
+    for i in range(n):
+        tw_cube_equities(&m, &probs[i, 0], owner, &a[i], &b[i])
+        d[i] = tw_cube_decide(&m, &probs[i, 0], owner, NULL)
+    return nd, dt, dec
+
+
+def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=None, b1=None, w2=None,
+            b2=None, W=None, race_one=None, race_two=None, long first=0, long trials=1, long truncate=0,
+            bint vr=False, bint stop_bearoff=True, bint stop_race=False, int stratify=2, rot=(0, 0),
+            bint cubeful=False, double efficiency=0.68, bint jacoby=False, bint beaver=False,
+            int owner=0, unsigned long long seed=0, bint raw=False, bint checked=True):
+    """Trials ``first .. first + trials - 1`` of each pre-roll row (``tw_rollout``): every row
+    on the same dice.
+
+    Parameters
+    ----------
+    positions : uint8[N, 56]
+        Pre-roll rows (mover's seat), games not over (checked when ``checked``).
+    params : Params
+    contact : str
+        The evaluator's contact model: ``"net"`` (``w1 b1 w2 b2``), ``"linear"`` (``W``,
+        float64[5, NF]) or ``"nohit"``.
+    race_one, race_two : arrays or None
+        The race model's tables (None: no race model).
+    truncate, vr, stop_bearoff, stop_race, stratify, rot, cubeful, owner, seed
+        The settings of ``tw_ro_settings`` (csrc/rollout/tw_rollout.h); ``efficiency``,
+        ``jacoby``, ``beaver``: the money cube model's.
+    raw : bool
+        Also return the trials' numbers before the luck adjustment.
+
+    Returns
+    -------
+    values : float64[N, trials, NV]
+    raw : float64[N, trials, NV]
+        (only with ``raw``)
+    plies : int32[N, trials]
+        The moves each trial played.
+
+    Raises
+    ------
+    InvalidArgument
+        Weights of other shapes, a contact model not named above, negative counts, a
+        ``stratify`` not 0..2, rotations not 0..35, an owner not -1..1, a cube in a ruleset
+        without the cube's scoring.
+    InvalidPosition
+        A row that is not a position of the ruleset, or whose game is over.
+    """
+    cdef tw_evaluator E
+    cdef tw_ro_settings S
+    cdef tw_net net
+    cdef tw_race_tables t
+    cdef const double[:, ::1] Wv
+    cdef const double[:, :, ::1] one
+    cdef const double[::1] two
+    cdef Py_ssize_t i, n = positions.shape[0]
+    cdef int ok
+    memset(&E, 0, sizeof(E))
+    memset(&S, 0, sizeof(S))
+    if contact not in CONTACT:
+        raise InvalidArgument(f"contact must be one of {sorted(CONTACT)}, not {contact!r}")
+    E.contact = CONTACT[contact]
+    if E.contact == TW_CONTACT_NET:
+        net = net_view(w1, b1, w2, b2)
+        E.net = &net
+    elif E.contact == TW_CONTACT_LINEAR:
+        Wv = W
+        if Wv.shape[0] != 5 or Wv.shape[1] < TW_NF:
+            raise InvalidArgument(f"W must be float64[5, {TW_NF}]")
+        E.W = &Wv[0, 0]
+        E.ldw = Wv.strides[0] // sizeof(double)
+    if race_one is not None:
+        one, two = race_one, race_two
+        t = race_view(one, two)
+        E.race = &t
+    if trials < 0 or first < 0 or truncate < 0:
+        raise InvalidArgument(f"need trials, first and truncate >= 0, not {trials}, {first}, {truncate}")
+    if not 0 <= stratify <= 2 or len(rot) != 2 or not all(0 <= int(x) < 36 for x in rot):
+        raise InvalidArgument(f"need stratify 0..2 and two rotations 0..35, not {stratify}, {rot}")
+    if owner not in (-1, 0, 1):
+        raise InvalidArgument(f"owner must be -1, 0 or 1, not {owner}")
+    if cubeful and params.p.scoring != TW_SCORE_CUBE:
+        raise InvalidArgument("cube decisions need the cube's scoring (backgammon)")
+    S.truncate, S.vr, S.stop_bearoff, S.stop_race = truncate, vr, stop_bearoff, stop_race
+    S.stratify, S.rot[0], S.rot[1] = stratify, int(rot[0]), int(rot[1])
+    S.cubeful, S.owner, S.seed = cubeful, owner, seed
+    S.cube = _money(efficiency, jacoby, beaver)
+    if checked:
+        validate_batch(params, positions)
+        for i in range(n):
+            if row_over(&positions[i, 0], params):
+                raise InvalidPosition(f"row {i} is a finished game")
+    out = np.zeros((n, trials, TW_RO_NV))
+    raws = np.zeros((n, trials, TW_RO_NV)) if raw else None
+    plies = np.zeros((n, trials), dtype=np.int32)
+    cdef double[:, :, ::1] o = out
+    cdef double[:, :, ::1] r
+    cdef double *rp = NULL
+    cdef int32_t[:, ::1] pl = plies
+    if raw:
+        r = raws
+        if n and trials:
+            rp = &r[0, 0, 0]
+    if n and trials:
+        with nogil:
+            ok = tw_rollout(&params.p, &E, &S, &positions[0, 0], n, first, trials, &o[0, 0, 0], rp, &pl[0, 0])
+        if not ok:
+            raise MemoryError()
+    return (out, raws, plies) if raw else (out, plies)

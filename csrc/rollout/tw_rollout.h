@@ -1,0 +1,56 @@
+/*
+ * The rollout trial loop (tw_rollout.c): pre-roll rows played out by the 0-ply choice of one
+ * evaluator (tw_choose.h), trial by trial, on dice that depend on the seed and the trial's
+ * number alone, with luck adjustment, truncation, the bear-off databases' values and the
+ * decisions of a cube model (tw_cube.h) inside every trial. tawla.rollout drives it and
+ * network training takes its truncated-rollout targets from it.
+ *
+ * Per row and trial, TW_RO_NV numbers for the row's side to move: the five outputs of
+ * tw_net.h's layout (the game's outcome, or the evaluator's value where the trial stopped),
+ * the cubeless equity in the ruleset's points and, with a cube model, the cubeful equity in
+ * units of the cube given (the trial's points times the cube's value at its end; a pass ends
+ * it, a trial that stops is valued by the cube model). With luck adjustment each roll's luck
+ * (the value, at 0 ply, after the best play for it less the mean of that over the 21 rolls)
+ * is subtracted along the trial: from the five outputs and the cubeless equity as it is, from
+ * the cubeful equity times the cube's value then.
+ *
+ * Dice: trial t's first roll is the ordered roll (t + rot[0]) mod 36 (1 + r / 6, 1 + r % 6)
+ * and, with stratify 2, its second roll (t / 36 + rot[1]) mod 36: every block of 36 (1,296)
+ * trials from a multiple of it meets each first roll (pair of rolls) once. Later rolls are
+ * uniform draws of a xoshiro256** stream seeded from splitmix64 of seed + t (tw_ro_stream):
+ * the same for every row, so the rows of one call (a decision's candidates) share dice.
+ */
+#ifndef TW_ROLLOUT_H
+#define TW_ROLLOUT_H
+
+#include "tw_choose.h"
+#include "tw_cube.h"
+
+#define TW_RO_NV 7  /* five outputs, cubeless equity, cubeful equity */
+#define TW_RO_MAX_PLIES 10000
+
+typedef struct {
+    long truncate;        /* plies per trial, then the evaluator's value (0: none) */
+    int vr;               /* luck adjustment */
+    int stop_bearoff;     /* stop in a race with every checker home: the race model's value (the
+                             bear-off databases: exact in the two-sided one's range) */
+    int stop_race;        /* stop at the first race (the evaluator's race model) */
+    int stratify;         /* rolls stratified: 0, 1 (the first) or 2 (the first two) */
+    int rot[2];           /* their rotations, 0 .. 35 */
+    int cubeful;          /* cube decisions by the model (money play: TW_SCORE_CUBE only) */
+    tw_cube_model cube;
+    int owner;            /* the cube at the start, from the row's side to move (TW_CUBE_*) */
+    uint64_t seed;
+} tw_ro_settings;
+
+/* The stream of later rolls of trial t. */
+void tw_ro_stream(uint64_t seed, long t, tw_rng *rng);
+
+/* Trials first .. first + n - 1 of each of count pre-roll rows (mover's seat, games not over):
+   out[(i * n + j) * TW_RO_NV + k] adjusted (as the settings say), raw the same unadjusted (may
+   be NULL), plies[i * n + j] the moves played (may be NULL). Returns 0 on OOM. */
+int tw_rollout(const tw_params *P, const tw_evaluator *E, const tw_ro_settings *S,
+               const uint8_t *rows, long count, long first, long n, double *out, double *raw,
+               int32_t *plies);
+
+#endif /* TW_ROLLOUT_H */

@@ -1,0 +1,227 @@
+"""Running a rollout: its trials in blocks, on this process, a pool of processes or a Dask
+cluster, the blocks' sums added in order, saved as they finish and resumed.
+
+A block (:data:`~tawla.rollout.settings.BLOCK` trials of every candidate, on the same dice)
+is one call of the compiled trial loop (:func:`tawla.native.rollout_trials`) or, without the
+compiled modules, of its Python twin (:func:`tawla.rollout.twin.trials_py`). Its dice depend
+on the rollout's seed and the trials' numbers alone, so a rollout gives the same numbers on
+1 worker, 2 workers or a cluster, and a resumed one those of an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import native
+from ..errors import ConfigError, FormatError, InvalidArgument
+from ..rules import Ruleset
+from ..runners.local import map_ordered
+from .evaluator import trial_evaluator
+from .settings import BLOCK, RolloutSettings, rotations
+from .stats import BlockSums, Tally, swap_sides
+from .twin import trials_py
+
+__all__ = ["RolloutJob", "RolloutRun", "run_block", "SAVE_VERSION"]
+
+SAVE_VERSION = 1
+CLUSTER_MODULE = "tawla.runners.cluster"
+
+
+@dataclass(frozen=True)
+class RolloutJob:
+    """What is rolled out: candidate pre-roll rows (uint8[K, 56], each seen from its side to
+    move, games not over), all on the same dice.
+
+    Attributes
+    ----------
+    rows : bytes
+        The K rows, concatenated.
+    ruleset : Ruleset
+    settings : RolloutSettings
+    owner : int
+        The cube at the start, seen from the rows' side to move: 0 centred, 1 its own, -1 the
+        other side's.
+    flip : bool
+        The results are for the other side (the rows are positions after a play: the player
+        who made it wants them).
+    """
+
+    rows: bytes
+    ruleset: Ruleset
+    settings: RolloutSettings
+    owner: int = 0
+    flip: bool = False
+
+    @property
+    def count(self) -> int:
+        return len(self.rows) // 56
+
+    def array(self) -> np.ndarray:
+        return np.frombuffer(self.rows, dtype=np.uint8).reshape(-1, 56).copy()
+
+    def blocks(self) -> int:
+        """Blocks in the whole rollout (the last one may be short)."""
+        return -(-self.settings.trials // BLOCK)
+
+    def key(self) -> dict:
+        """What ``--resume`` checks against the saved file."""
+        return {"rows": self.rows.hex(), "ruleset": self.ruleset.name, "settings": self.settings.as_dict(),
+                "owner": self.owner, "flip": self.flip}
+
+
+def run_block(job: RolloutJob, b: int) -> list[BlockSums]:
+    """Block ``b`` of a job: the sums of each candidate's trials ``b * BLOCK ..``."""
+    s = job.settings
+    first = b * BLOCK
+    n = min(BLOCK, s.trials - first)
+    rows = job.array()
+    ev = trial_evaluator(job.ruleset, s.level)
+    kw: dict[str, Any] = dict(first=first, trials=n, truncate=s.truncate, vr=s.variance_reduction, stop_bearoff=s.bearoff,
+              stratify=s.stratify, rot=rotations(s.seed), cubeful=s.cubeful, owner=job.owner, seed=s.seed)
+    if native.available("rollout"):
+        values, raw, plies = native.rollout_trials(rows, job.ruleset, ev.contact, raw=True, checked=False,
+                                                   **ev.compiled_args(), **kw)
+    else:
+        values, raw, plies = trials_py(rows, job.ruleset, ev, **kw)
+    if job.flip:
+        values, raw = swap_sides(values), swap_sides(raw)
+    return [BlockSums.of(values[i], raw[i], plies[i]) for i in range(len(rows))]
+
+
+def _block_task(item: tuple) -> list[BlockSums]:
+    job, b = item
+    return run_block(job, b)
+
+
+class RolloutRun:
+    """One rollout in progress: the tallies of its candidates, the blocks done, saving.
+
+    Parameters
+    ----------
+    job : RolloutJob
+    save : path, optional
+        Written (atomically) after each block: the job and every finished block's sums.
+    resume : path, optional
+        A file ``save`` wrote for the same job: its blocks are taken as done.
+
+    Raises
+    ------
+    tawla.errors.FormatError
+        ``resume`` is not such a file, or was written for another job (other positions,
+        ruleset or settings).
+    OSError
+        ``resume`` cannot be read.
+    """
+
+    def __init__(self, job: RolloutJob, save=None, resume=None) -> None:
+        self.job = job
+        self.save_path = Path(save) if save is not None else None
+        self.tallies = [Tally() for _ in range(job.count)]
+        self.done: list[list[BlockSums]] = []
+        if resume is not None:
+            for blocks in self._load(Path(resume)):
+                self._add(blocks)
+
+    def _load(self, path: Path) -> list[list[BlockSums]]:
+        try:
+            data = json.loads(path.read_text())
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise FormatError(f"{path}: not a saved rollout ({e})") from None
+        if not isinstance(data, dict) or data.get("version") != SAVE_VERSION or not isinstance(data.get("blocks"), list):
+            raise FormatError(f"{path}: not a saved rollout of this version")
+        if data.get("job") != json.loads(json.dumps(self.job.key())):
+            raise FormatError(f"{path}: saved for other positions, ruleset or settings than these")
+        blocks = [[BlockSums.from_json(c) for c in blk] if isinstance(blk, list) else None for blk in data["blocks"]]
+        if any(blk is None or len(blk) != self.job.count for blk in blocks) or len(blocks) > self.job.blocks():
+            raise FormatError(f"{path}: its blocks do not match the rollout")
+        return blocks  # type: ignore[return-value]
+
+    def _add(self, blocks: list[BlockSums]) -> None:
+        for t, b in zip(self.tallies, blocks):
+            t.add(b)
+        self.done.append(blocks)
+
+    def _save(self) -> None:
+        if self.save_path is None:
+            return
+        data = {"version": SAVE_VERSION, "job": self.job.key(), "blocks": [[b.to_json() for b in blk] for blk in self.done]}
+        folder = self.save_path.parent
+        fd, tmp = tempfile.mkstemp(prefix=".rollout-", dir=folder)
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump(data, f)
+            os.replace(tmp, self.save_path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def finished(self) -> bool:
+        """All trials done, or the standard errors asked for reached."""
+        s = self.job.settings
+        if len(self.done) >= self.job.blocks():
+            return True
+        n = self.tallies[0].n if self.tallies else 0
+        return (s.se is not None and n >= s.min_trials
+                and all(t.se()[5] <= s.se for t in self.tallies))
+
+    def _stream(self, workers: int, scheduler: str | None) -> Iterator[list[BlockSums]]:
+        items = ((self.job, b) for b in range(len(self.done), self.job.blocks()))
+        if scheduler is not None:
+            try:
+                module = importlib.import_module(CLUSTER_MODULE)
+            except ImportError as e:
+                raise ConfigError(f'--scheduler needs Dask: pip install "tawla-engine[dask]" ({e})') from None
+            results = module.map_ordered_on_cluster(_block_task, items, scheduler)
+        elif workers > 1:
+            results = map_ordered(_block_task, items, workers, preload=("tawla.rollout",))
+        else:
+            return (_block_task(item) for item in items)
+        return (_checked(result, error) for _, result, error in results)
+
+    def run(self, workers: int = 1, scheduler: str | None = None,
+            progress: Callable[["RolloutRun"], None] | None = None) -> "RolloutRun":
+        """Run the blocks not done yet, in order, until :meth:`finished`; ``progress(self)``
+        after each. A KeyboardInterrupt leaves the blocks done so far in the tallies (and saved).
+
+        Raises
+        ------
+        tawla.errors.ConfigError
+            ``scheduler`` without Dask.
+        OSError
+            The scheduler cannot be reached, the save file cannot be written.
+        """
+        if workers < 1:
+            raise InvalidArgument(f"workers must be at least 1, not {workers}")
+        if self.finished():
+            return self
+        stream = self._stream(workers, scheduler)
+        try:
+            for blocks in stream:
+                self._add(blocks)
+                self._save()
+                if progress is not None:
+                    progress(self)
+                if self.finished():
+                    break
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+        return self
+
+
+def _checked(result, error):
+    """A block's sums, or the error of a worker process that died twice running it (the
+    :class:`~concurrent.futures.process.BrokenProcessPool` or ``KilledWorker`` of the runner)."""
+    if error is not None:
+        raise error
+    return result
