@@ -27,6 +27,7 @@ from .notation import parse_move
 from .position import Position, array_to_ids, array_to_positions, ids_to_array, positions_to_array
 from .rules import RULESET_IDS, Ruleset, get_ruleset
 from .rules.opening import OpeningRoll, opening_roll
+from .rollout import Rollout, RolloutSettings, rollout
 from .turn import legal_steps
 
 __all__ = [
@@ -37,7 +38,7 @@ __all__ = [
     "expand", "expand_all_rolls", "ROLLS", "ROLL_WEIGHTS", "PACKED_WIDTH", "positions_to_array",
     "array_to_positions", "ids_to_array", "array_to_ids", "playout", "PlayoutResult",
     # evaluation and bots
-    "bearoff", "evaluate", "Bot", "CubeAction",
+    "bearoff", "evaluate", "Bot", "CubeAction", "rollout", "Rollout", "RolloutSettings",
     # servers
     "Match", "HouseRules", "get_house",
 ]

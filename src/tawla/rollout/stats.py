@@ -32,8 +32,9 @@ def swap_sides(values: np.ndarray) -> np.ndarray:
 
 @dataclass
 class BlockSums:
-    """The sums of one block of trials of one candidate: trial count, sums and sums of squares
-    of the values (luck-adjusted where asked) and of the unadjusted ones, and the plies played."""
+    """The sums of one block of trials of one candidate: trial count, sums of the values
+    (luck-adjusted where asked) and their squared deviations from the block's mean, the same of
+    the unadjusted ones, and the plies played."""
 
     n: int
     s: list[float]
@@ -45,8 +46,10 @@ class BlockSums:
     @classmethod
     def of(cls, values: np.ndarray, raw: np.ndarray, plies: np.ndarray) -> "BlockSums":
         """The sums of float64[n, NV] values, their raw twins and int[n] plies."""
-        return cls(len(values), values.sum(0).tolist(), (values * values).sum(0).tolist(), raw.sum(0).tolist(),
-                   (raw * raw).sum(0).tolist(), int(plies.sum()))
+        n = max(len(values), 1)
+        dv, dr = values - values.sum(0) / n, raw - raw.sum(0) / n
+        return cls(len(values), values.sum(0).tolist(), (dv * dv).sum(0).tolist(), raw.sum(0).tolist(),
+                   (dr * dr).sum(0).tolist(), int(plies.sum()))
 
     def to_json(self) -> dict:
         return {"n": self.n, "s": self.s, "ss": self.ss, "raw_s": self.raw_s, "raw_ss": self.raw_ss,
@@ -67,7 +70,8 @@ class BlockSums:
 
 @dataclass
 class Tally:
-    """The sums of all the blocks of one candidate so far."""
+    """The sums of all the blocks of one candidate so far: ``s`` the values' sums, ``ss`` their
+    squared deviations from the mean (``raw_``: the unadjusted values')."""
 
     n: int = 0
     s: np.ndarray = field(default_factory=lambda: np.zeros(NV))
@@ -77,30 +81,34 @@ class Tally:
     plies: int = 0
 
     def add(self, b: BlockSums) -> None:
-        self.n += b.n
-        self.s = self.s + np.array(b.s)
-        self.ss = self.ss + np.array(b.ss)
-        self.raw_s = self.raw_s + np.array(b.raw_s)
-        self.raw_ss = self.raw_ss + np.array(b.raw_ss)
+        """Merge a block (the squared deviations by Chan et al.'s pairwise update)."""
+        if b.n == 0:
+            return
+        n = self.n + b.n
+        for sums, devs, bs, bd in (("s", "ss", b.s, b.ss), ("raw_s", "raw_ss", b.raw_s, b.raw_ss)):
+            s_old, bs_a = getattr(self, sums), np.array(bs)
+            delta = bs_a / b.n - (s_old / self.n if self.n else 0.0)
+            setattr(self, devs, getattr(self, devs) + np.array(bd) + delta * delta * (self.n * b.n / n))
+            setattr(self, sums, s_old + bs_a)
+        self.n = n
         self.plies += b.plies
 
     def mean(self) -> np.ndarray:
         return self.s / max(self.n, 1)
 
     @staticmethod
-    def _se(s: np.ndarray, ss: np.ndarray, n: int) -> np.ndarray:
+    def _se(m2: np.ndarray, n: int) -> np.ndarray:
         if n < 2:
             return np.full(NV, math.inf)
-        var = np.maximum(ss / n - (s / n) ** 2, 0.0) * n / (n - 1)
-        return np.sqrt(var / n)
+        return np.sqrt(np.maximum(m2, 0.0) / (n - 1) / n)
 
     def se(self) -> np.ndarray:
         """Standard errors of the means (the trials' sample deviation over the root of their count)."""
-        return self._se(self.s, self.ss, self.n)
+        return self._se(self.ss, self.n)
 
     def raw_se(self) -> np.ndarray:
         """The same for the unadjusted values."""
-        return self._se(self.raw_s, self.raw_ss, self.n)
+        return self._se(self.raw_ss, self.n)
 
 
 @dataclass
