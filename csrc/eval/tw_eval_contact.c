@@ -10,13 +10,6 @@
 
 /* The blots' hit chances already computed in this thread, by key (point << 24 | the shooters'
    bits that reach it; 0 free), direct-mapped: each value as its first computation gave it. */
-#if defined(_MSC_VER)
-#define TW_THREAD __declspec(thread)
-#elif defined(__GNUC__) || defined(__clang__)
-#define TW_THREAD __thread
-#else
-#define TW_THREAD _Thread_local
-#endif
 #define TW_SHOT_CACHE_BITS 9
 typedef struct {
     uint32_t key[1 << TW_SHOT_CACHE_BITS];

@@ -12,6 +12,16 @@
 
 #define L TW_EVAL_L
 
+/* The distributions of the sides with checkers outside their home last computed in this
+   thread (the siblings of a move share the side that did not move), two entries. */
+typedef struct {
+    int key[26];
+    const double *one;
+    double a[L], f[L];
+} tw_dist_memo;
+static TW_THREAD tw_dist_memo tw_dists_seen[2];
+static TW_THREAD int tw_dists_next;
+
 /* all-off (d_all) and first-off (d_first) roll distributions of one side */
 static void tw_side_dists(const int *S, const tw_race_tables *tb, double *d_all, double *d_first) {
     int home[6];
@@ -37,6 +47,14 @@ static void tw_side_dists(const int *S, const tw_race_tables *tb, double *d_all,
     if (shift <= 0) {
         for (k = 0; k < L; k++) { d_all[k] = base_a[k]; d_first[k] = base_f[k]; }
         return;
+    }
+    for (k = 0; k < 2; k++) {
+        tw_dist_memo *m = &tw_dists_seen[k];
+        if (m->one == tb->one && memcmp(m->key, S, sizeof(m->key)) == 0) {
+            memcpy(d_all, m->a, sizeof(m->a));
+            memcpy(d_first, m->f, sizeof(m->f));
+            return;
+        }
     }
     var = TW_VAR_PER_PIP * TW_MU * shift + 0.05;
     sd = sqrt(var);
@@ -67,6 +85,14 @@ static void tw_side_dists(const int *S, const tw_race_tables *tb, double *d_all,
     for (k = 0; k < L; k++) { tot_a += d_all[k]; tot_f += d_first[k]; }
     d_all[L - 1] += 1.0 - tot_a;
     d_first[L - 1] += 1.0 - tot_f;
+    {
+        tw_dist_memo *m = &tw_dists_seen[tw_dists_next];
+        tw_dists_next ^= 1;
+        memcpy(m->key, S, sizeof(m->key));
+        m->one = tb->one;
+        memcpy(m->a, d_all, sizeof(m->a));
+        memcpy(m->f, d_first, sizeof(m->f));
+    }
 }
 
 void tw_race_sides(const tw_params *P, const int *me, const int *opp, const tw_race_tables *tb, double *o) {

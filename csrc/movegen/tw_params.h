@@ -80,6 +80,15 @@ TW_INLINE uint64_t tw_bswap64(uint64_t x) {
 }
 #endif
 
+/* storage of one thread (the memos of the evaluators: the C loops run without the GIL) */
+#if defined(_MSC_VER)
+#define TW_THREAD __declspec(thread)
+#elif defined(__GNUC__) || defined(__clang__)
+#define TW_THREAD __thread
+#else
+#define TW_THREAD _Thread_local
+#endif
+
 TW_INLINE uint64_t tw_load64(const uint8_t *p) { uint64_t x; memcpy(&x, p, 8); return x; }
 TW_INLINE void tw_store64(uint8_t *p, uint64_t x) { memcpy(p, &x, 8); }
 
