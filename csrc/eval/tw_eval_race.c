@@ -39,13 +39,12 @@ static void tw_side_dists(const int *S, const tw_race_tables *tb, double *d_all,
         c += home[k];
         idx += TW_BINOM[c + k][k + 1];
     }
-    for (k = 0; k < L; k++) { base_a[k] = 0.0; base_f[k] = 0.0; }
-    for (k = 0; k < tb->n2; k++) {
-        base_a[k] = tb->one[idx * tb->s0 + k];
-        base_f[k] = tb->one[idx * tb->s0 + tb->s1 + k];
-    }
-    if (shift <= 0) {
-        for (k = 0; k < L; k++) { d_all[k] = base_a[k]; d_first[k] = base_f[k]; }
+    if (shift <= 0) {  /* every checker home: the database's distributions as they are */
+        for (k = 0; k < tb->n2; k++) {
+            d_all[k] = tb->one[idx * tb->s0 + k];
+            d_first[k] = tb->one[idx * tb->s0 + tb->s1 + k];
+        }
+        for (; k < L; k++) { d_all[k] = 0.0; d_first[k] = 0.0; }
         return;
     }
     for (k = 0; k < 2; k++) {
@@ -55,6 +54,11 @@ static void tw_side_dists(const int *S, const tw_race_tables *tb, double *d_all,
             memcpy(d_first, m->f, sizeof(m->f));
             return;
         }
+    }
+    for (k = 0; k < L; k++) { base_a[k] = 0.0; base_f[k] = 0.0; }
+    for (k = 0; k < tb->n2; k++) {
+        base_a[k] = tb->one[idx * tb->s0 + k];
+        base_f[k] = tb->one[idx * tb->s0 + tb->s1 + k];
     }
     var = TW_VAR_PER_PIP * TW_MU * shift + 0.05;
     sd = sqrt(var);

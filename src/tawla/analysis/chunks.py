@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import ConfigError
-from .evaluators import Evaluator, HeuristicEvaluator, default_evaluator
+from .evaluators import Evaluator, HeuristicEvaluator, SearchEvaluator, default_evaluator
 from .files import MAX_RECORD_BYTES, analyze_contents, analyze_paths
 from .results import MatchReport
 
@@ -23,7 +23,7 @@ __all__ = ["EVALUATORS", "CHUNK_BYTES", "MIN_CHUNK_BYTES", "CHUNKS_PER_WORKER", 
            "make_evaluator", "evaluator_for", "analyze_chunk", "plan_chunks", "load_chunk", "merge_chunk",
            "dead_chunk"]
 
-EVALUATORS = ("engine", "heuristic")
+EVALUATORS = ("engine", "net1", "net2", "heuristic")
 """The evaluator names of :func:`make_evaluator` (None: no evaluator, replay only)."""
 
 CHUNK_BYTES = 256 * 2**10
@@ -52,8 +52,9 @@ def make_evaluator(name: str | None) -> Evaluator | None:
 
     Parameters
     ----------
-    name : {"engine", "heuristic"} or None
-        ``"engine"``: :func:`~tawla.analysis.evaluators.default_evaluator`; ``"heuristic"``:
+    name : {"engine", "net1", "net2", "heuristic"} or None
+        ``"engine"``: :func:`~tawla.analysis.evaluators.default_evaluator` (net0); ``"net1"``,
+        ``"net2"``: :class:`~tawla.analysis.evaluators.SearchEvaluator`; ``"heuristic"``:
         :class:`~tawla.analysis.evaluators.HeuristicEvaluator`; None: no evaluator.
 
     Raises
@@ -67,6 +68,8 @@ def make_evaluator(name: str | None) -> Evaluator | None:
         return default_evaluator()
     if name == "heuristic":
         return HeuristicEvaluator()
+    if name in ("net1", "net2"):
+        return SearchEvaluator(name)
     raise ConfigError(f"unknown evaluator {name!r}: one of {', '.join(EVALUATORS)} or None")
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..bots import Bot
 from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
 from ..position import Position
+from ..errors import ConfigError
 from ..rules import Ruleset, get_ruleset
 
-__all__ = ["Evaluator", "HeuristicEvaluator", "EngineEvaluator", "default_evaluator"]
+__all__ = ["Evaluator", "HeuristicEvaluator", "EngineEvaluator", "SearchEvaluator", "default_evaluator"]
 
 
 class Evaluator:
@@ -89,6 +91,37 @@ class EngineEvaluator(Evaluator):
     def probabilities(self, rows, ruleset):
         r = get_ruleset(ruleset)
         return np.asarray(evaluate_rows(np.asarray(rows, dtype=np.uint8), r, contact=shipped_net(r)), dtype=np.float64)
+
+
+class SearchEvaluator(EngineEvaluator):
+    """The ``net1`` or ``net2`` level of :class:`tawla.Bot` as the evaluator that ranks plays:
+    the children of one decision (the rows of one call) valued by the bot's search on the
+    shipped network (:meth:`tawla.Bot.values`: every play at 0 ply, the best of them at 1 ply
+    and, for ``net2``, the best of those at 2 ply; a play a filter drops keeps its shallower
+    value, as GNU Backgammon's analysis keeps the evaluations of the moves its filters drop).
+    The cube analysis and :meth:`probabilities` stay at 0 ply (:class:`EngineEvaluator`).
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        A level other than ``net1`` and ``net2``.
+    """
+
+    def __init__(self, level: str) -> None:
+        if level not in ("net1", "net2"):
+            raise ConfigError(f"a search evaluator is net1 or net2, not {level!r}")
+        self.level = level
+        self.name = f"tawla {level}"
+        self.description = (f"{level}: the plays of each decision by the {level[-1]}-ply search of tawla.Bot on the "
+                            f"trained network (the best at 0 ply searched deeper); cube decisions at 0 ply")
+        self._bots: dict = {}
+
+    def __call__(self, rows, ruleset):
+        r = get_ruleset(ruleset)
+        bot = self._bots.get(r)
+        if bot is None:
+            bot = self._bots[r] = Bot(r, self.level)
+        return -np.asarray(bot.values(np.ascontiguousarray(rows, dtype=np.uint8)), dtype=np.float64)
 
 
 def default_evaluator() -> Evaluator:

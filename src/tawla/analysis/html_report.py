@@ -372,6 +372,32 @@ def _cube_section(rep, file_no: int, shown: int) -> list[str]:
     return out
 
 
+def _rollout_section(rep) -> list[str]:
+    """A table per rolled-out worst play (:func:`tawla.analysis.rollouts.rollout_worst`): each
+    play's probabilities and equity with its standard error."""
+    if not rep.rollouts:
+        return []
+    out = ["<h3>Worst plays rolled out</h3>"]
+    for e in rep.rollouts:
+        head = (f"Game {_e(e['game'])}, move {_e(e['move_number'] if e['move_number'] is not None else '?')}: "
+                f"{_e(e['player'])} rolls {e['dice'][0]}{e['dice'][1]}, plays {_e(e['played'] or '(no move)')}, "
+                f"best {_e(e['best'])}")
+        if "error" in e:
+            out.append(f"<p class=\"note\">{head}: not rolled out ({_e(e['error'])}).</p>")
+            continue
+        kind = e["equity_kind"]
+        out.append(f"<p><b>{head}</b>: loss {e['rollout_loss']:.3f} ± {e['rollout_loss_se']:.3f} by rollout "
+                   f"({_e(kind)} equity, {e['trials']} trials) against {e['equity_loss']:.3f} by the evaluator.</p>")
+        out.append("<table class=\"rollout\"><tr><th>play</th><th>win</th><th>win g</th><th>win bg</th><th>lose g</th>"
+                   f"<th>lose bg</th><th>{_e(kind)} equity</th></tr>")
+        for p in e["plays"]:
+            eq, se = (p["cubeful_equity"], p["cubeful_equity_se"]) if kind == "cubeful" else (p["equity"], p["equity_se"])
+            cells = "".join(f"<td>{x:.3f} ± {y:.3f}</td>" for x, y in zip(p["probabilities"], p["probabilities_se"]))
+            out.append(f"<tr><td>{_e(p['play'])}</td>{cells}<td>{eq:+.3f} ± {se:.3f}</td></tr>")
+        out.append("</table>")
+    return out
+
+
 def _file_section(rep, file_no: int, worst: int, evaluated: bool) -> list[str]:
     kind = f"{rep.match_length}-point match" if rep.match_length else "money session"
     out = [f"<h2 id=\"f{file_no}\">{_e(rep.path)}</h2>"]
@@ -384,6 +410,7 @@ def _file_section(rep, file_no: int, worst: int, evaluated: bool) -> list[str]:
         out.append("<h3>Worst plays</h3>" if plays else "<p class=\"note\">No play lost equity.</p>")
         for n, item in enumerate(plays, 1):
             out += _play(rep, n, item, file_no)
+    out += _rollout_section(rep)
     out += _cube_section(rep, file_no, worst)
     out += _cube_errors(rep, file_no, worst)
     problems = [g.error for g in rep.games if g.error] + [f"game {g.number}: {n}" for g in rep.games for n in g.notes]

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from .cube import KINDS, player_totals
 
-__all__ = ["render_text", "to_json", "summary", "ids_text", "plural"]
+__all__ = ["rollout_lines", "render_text", "to_json", "summary", "ids_text", "plural"]
 
 
 def summary(reports) -> dict:
@@ -150,6 +150,27 @@ def _totals_line(s: dict, evaluated: bool) -> str:
     return line
 
 
+def rollout_lines(rep) -> list[str]:
+    """The rollouts of a report's worst plays (:func:`tawla.analysis.rollouts.rollout_worst`) as
+    text: per play, each rolled-out play's equity with its standard error, and the loss by
+    rollout against the evaluator's."""
+    out = []
+    for e in rep.rollouts:
+        head = (f"  rollout: game {e['game']} move {e['move_number']} {e['player']} {e['dice'][0]}{e['dice'][1]}: "
+                f"played {e['played'] or '(pass)'}, best {e['best']}")
+        if "error" in e:
+            out.append(f"{head}: not rolled out ({e['error']})")
+            continue
+        kind = e["equity_kind"]
+        out.append(f"{head}: loss {e['rollout_loss']:.3f} ± {e['rollout_loss_se']:.3f} by rollout ({kind}, "
+                   f"{e['trials']} trials) against {e['equity_loss']:.3f} by the evaluator")
+        for p in e["plays"]:
+            eq, se = (p["cubeful_equity"], p["cubeful_equity_se"]) if kind == "cubeful" else (p["equity"], p["equity_se"])
+            probs = " ".join(f"{x:.3f}" for x in p["probabilities"])
+            out.append(f"    {p['play']:24s} {eq:+.3f} ± {se:.3f}  (win, wg, wbg, lg, lbg: {probs})")
+    return out
+
+
 def render_text(reports, evaluator, *, worst: int = 3, console: Console | None = None) -> None:
     """Print the readable report: a header, one table per file, errors, totals.
 
@@ -186,6 +207,8 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
                 ids = ids_text(rep.ids(g, i))
                 if ids:
                     con.print(f"    {ids}", markup=False, emoji=False, highlight=False, soft_wrap=True)
+        for line in rollout_lines(rep):
+            con.print(line, markup=False, highlight=False)
         if any(g.cube_counts is not None for g in rep.games):
             con.print(_cube_table(rep))
             for number, e in _worst_cube(rep, worst):

@@ -374,6 +374,7 @@ class MatchReport:
     games: list = field(default_factory=list)
     error: str | None = None
     defects: list = field(default_factory=list)
+    rollouts: list = field(default_factory=list)  # tawla.analysis.rollouts.rollout_worst's entries
 
     @property
     def ok(self) -> bool:
@@ -408,4 +409,4 @@ class MatchReport:
                 "players": list(self.players), "headers": dict(self.headers),
                 "games": [g.to_dict(self.ruleset or None, self.match_length, self.jacoby) for g in self.games],
                 "error": self.error,
-                "defects": list(self.defects), "ok": self.ok}
+                "defects": list(self.defects), "ok": self.ok, "rollouts": list(self.rollouts)}

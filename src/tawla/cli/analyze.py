@@ -18,8 +18,9 @@ from ..analysis.parallel import analyze_parallel
 from ..errors import ConfigError, FormatError
 from ..analysis.html_report import write_html
 from ..analysis.report import plural, render_text, to_json
+from ..analysis.rollouts import rollout_worst
 from ..rules import get_ruleset
-from .arguments import count, positive
+from .arguments import add_rollout_options, count, positive, rollout_settings
 
 __all__ = ["add_parser", "run", "sample_files"]
 
@@ -59,6 +60,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--ruleset", default=None, help="override the record's Variation header")
     p.add_argument("--worst", type=count, default=3, help="worst decisions listed per file")
     p.add_argument("--heuristic", action="store_true", help="use the small built-in evaluator")
+    p.add_argument("--level", choices=("net0", "net1", "net2"), default="net0",
+                   help="the search that ranks every play: net0 (0 ply, the default), net1 or net2 (tawla.Bot's "
+                        "1- and 2-ply searches on the network; slower); the report names it")
+    p.add_argument("--rollout-worst", type=count, default=0, metavar="N",
+                   help="roll out each player's N largest errors (the play made and the best play, on the same "
+                        "dice) and report them with standard errors; the rollout settings below")
+    add_rollout_options(p, "--rollout-level")
     p.add_argument("--no-eval", action="store_true", help="replay only, no ranking of plays")
     p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal (there: a plain line per second)")
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
@@ -121,7 +129,13 @@ def run(args: argparse.Namespace) -> int:
         print("No file given: analysing the bundled samples (the ply1 bot against itself). "
               "Next, try the real archives:\n"
               "  tawla analyze ../shared/data/matches\n", file=sys.stderr)
-    evaluator_name = None if args.no_eval else ("heuristic" if args.heuristic else "engine")
+    if args.heuristic and args.level != "net0":
+        raise ConfigError("--heuristic and --level: give one evaluator")
+    if args.rollout_worst and args.no_eval:
+        raise ConfigError("--rollout-worst needs the evaluation (not --no-eval) to find the worst plays")
+    settings = rollout_settings(args)
+    level = {"net0": "engine", "net1": "net1", "net2": "net2"}[args.level]
+    evaluator_name = None if args.no_eval else ("heuristic" if args.heuristic else level)
     evaluator = evaluator_for(evaluator_name)
     if args.scheduler is not None and args.workers is not None:
         raise ConfigError("--workers and --scheduler: the processes of a Dask cluster are its own; give one of them")
@@ -151,6 +165,10 @@ def run(args: argparse.Namespace) -> int:
             workers = args.workers if args.workers is not None else os.cpu_count() or 1
             reports = analyze_parallel(paths, evaluator_name=evaluator_name, ruleset=args.ruleset,
                                        workers=workers, progress=tick)
+    if args.rollout_worst:
+        rollout_worst(reports, args.rollout_worst, settings, workers=args.workers or 1, scheduler=args.scheduler,
+                      progress=(lambda k, n: print(f"rolled out {k}/{n} plays", file=sys.stderr, flush=True))
+                      if show else None)
     if args.json:
         print(to_json(reports, evaluator))
     else:

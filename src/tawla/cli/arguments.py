@@ -12,13 +12,15 @@ import dataclasses
 import re
 
 from ..analysis.positions import parse_position
-from ..errors import ConfigError, InvalidDice, TawlaError, quote
+from ..errors import ConfigError, InvalidArgument, InvalidDice, TawlaError, quote
 from ..formats.gnubg import MatchState
 from ..position import Position
+from ..rollout import LEVELS as ROLLOUT_LEVELS
+from ..rollout import MAX_TRIALS, RolloutSettings
 from ..rules import RulesetLike
 
 __all__ = ["parse_dice", "load_position", "count", "positive", "RULESET_HELP", "POSITION_HELP",
-           "add_match_options", "match_state", "id_lines"]
+           "add_match_options", "match_state", "id_lines", "add_rollout_options", "rollout_settings"]
 
 RULESET_HELP = ("backgammon (bg), adi (sheshbesh), mahbusa (mah), tawla31 (31) or tawla31-saharat (t31s); "
                 "default: %(default)s")
@@ -150,3 +152,39 @@ def count(text: str) -> int:
 def positive(text: str) -> int:
     """``argparse`` type: a whole number >= 1."""
     return _whole_number(text, 1)
+
+
+def add_rollout_options(p: argparse.ArgumentParser, level_option: str = "--level") -> None:
+    """The settings of a rollout (read by :func:`rollout_settings`); ``level_option`` names the
+    option of the trials' level (``--rollout-level`` where ``--level`` means something else)."""
+    g = p.add_argument_group("rollout settings")
+    g.add_argument("--trials", type=int, default=1296,
+                   help=f"trials per position or play, 1..{MAX_TRIALS} (with --se: the most; default %(default)s)")
+    g.add_argument("--se", type=float, default=None, metavar="POINTS",
+                   help="stop once the cubeless equity's standard error is at most this")
+    g.add_argument("--min-trials", type=int, default=324, help="with --se: at least this many (default %(default)s)")
+    g.add_argument(level_option, dest="rollout_level", choices=ROLLOUT_LEVELS, default="net0",
+                   help="the checker play of the rollout's trials (default %(default)s)")
+    g.add_argument("--truncate", type=int, default=0, metavar="PLIES",
+                   help="stop each trial after this many moves and value it there (0, the default: play to the end)")
+    g.add_argument("--no-vr", action="store_true", help="no variance reduction (luck adjustment)")
+    g.add_argument("--no-bearoff", action="store_true",
+                   help="play bear-offs out instead of ending trials at the bear-off databases")
+    g.add_argument("--cubeless", action="store_true", help="no cube decisions (backgammon): no cubeful equity")
+    g.add_argument("--seed", type=int, default=0, help="the dice (default %(default)s)")
+
+
+def rollout_settings(args: argparse.Namespace) -> RolloutSettings:
+    """The :class:`~tawla.rollout.RolloutSettings` of :func:`add_rollout_options`' options.
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        A value out of its range (the command line is wrong).
+    """
+    try:
+        return RolloutSettings(trials=args.trials, se=args.se, min_trials=args.min_trials, level=args.rollout_level,
+                               truncate=args.truncate, variance_reduction=not args.no_vr,
+                               bearoff=not args.no_bearoff, cubeful=not args.cubeless, seed=args.seed)
+    except InvalidArgument as e:
+        raise ConfigError(str(e)) from None

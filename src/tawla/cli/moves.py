@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 
 from ..bots import Bot, RankedMove
+from ..errors import ConfigError
+from ..rollout import rollout
+from ..rollout.text import format_text
 from ..position import Position
-from .arguments import (POSITION_HELP, RULESET_HELP, add_match_options, id_lines, load_position, match_state,
-                        parse_dice)
+from .arguments import (POSITION_HELP, RULESET_HELP, add_match_options, add_rollout_options, id_lines,
+                        load_position, match_state, parse_dice, rollout_settings)
 
 __all__ = ["add_parser", "run", "LEVELS"]
 
@@ -34,6 +37,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--level", choices=LEVELS, default="ply1",
                    help="the bot that ranks the plays (tawla.Bot levels; default: %(default)s)")
     p.add_argument("--no-eval", action="store_true", help="list the plays in the engine's order, unranked")
+    p.add_argument("--rollout", action="store_true",
+                   help="rank the plays by rolling each out (the settings below; as tawla rollout ID --dice DICE)")
+    p.add_argument("--top", type=int, default=None, help="with --rollout: the N best plays at 0 ply only")
+    p.add_argument("--workers", type=int, default=1, help="with --rollout: worker processes (default %(default)s)")
+    add_rollout_options(p, "--rollout-level")
     add_match_options(p)
     p.set_defaults(run=run)
     return p
@@ -81,6 +89,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{plural}")
         for i, m in enumerate(moves, 1):
             print(_line(pos, i, None, None, str(m), Position(m.after, pos.ruleset), m.ended))
+        return 0
+    if args.rollout:
+        if state is not None and state.match_length:
+            raise ConfigError("rollouts at a match score are not supported yet: give a money position (no --length)")
+        owner = 0 if state is None or state.cube_owner is None else (1 if state.cube_owner == state.player_on_roll else -1)
+        if args.workers < 1:
+            raise ConfigError(f"--workers must be at least 1, not {args.workers}")
+        print(format_text(rollout(pos, dice, settings=rollout_settings(args), top=args.top, cube_owner=owner,
+                                  workers=args.workers)))
         return 0
     ranked = Bot(pos.ruleset, args.level).hint(pos, dice)
     print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{plural}, ranked by the {args.level} bot "

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from ..errors import ConfigError, FormatError, InvalidArgument, TawlaError
-from ..rollout import LEVELS, MAX_TRIALS, Rollout, RolloutSettings, plan_rollout
+from ..errors import ConfigError, FormatError, TawlaError
+from ..rollout import Rollout, RolloutSettings, plan_rollout
+from ..rollout.text import format_text
 from ..rollout.run import RolloutRun
-from .arguments import POSITION_HELP, RULESET_HELP, add_match_options, load_position, match_state, parse_dice
+from .arguments import (POSITION_HELP, RULESET_HELP, add_match_options, add_rollout_options, load_position, match_state,
+                        parse_dice, rollout_settings)
 
-__all__ = ["add_parser", "run", "format_text", "EXIT_INTERRUPTED"]
+__all__ = ["add_parser", "run", "EXIT_INTERRUPTED"]
 
 EXIT_INTERRUPTED = 130
 
@@ -44,19 +45,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)
     p.add_argument("--dice", default=None, metavar="D1D2", help="roll out every legal play of this roll")
     p.add_argument("--top", type=int, default=None, help="with --dice: the N best plays at 0 ply only")
-    p.add_argument("--trials", type=int, default=1296,
-                   help=f"trials per position or play, 1..{MAX_TRIALS} (with --se: the most; default %(default)s)")
-    p.add_argument("--se", type=float, default=None, metavar="POINTS",
-                   help="stop once the cubeless equity's standard error is at most this")
-    p.add_argument("--min-trials", type=int, default=324, help="with --se: at least this many (default %(default)s)")
-    p.add_argument("--level", choices=LEVELS, default="net0", help="the checker play of the trials (default %(default)s)")
-    p.add_argument("--truncate", type=int, default=0, metavar="PLIES",
-                   help="stop each trial after this many moves and value it there (0, the default: play to the end)")
-    p.add_argument("--no-vr", action="store_true", help="no variance reduction (luck adjustment)")
-    p.add_argument("--no-bearoff", action="store_true",
-                   help="play bear-offs out instead of ending trials at the bear-off databases")
-    p.add_argument("--cubeless", action="store_true", help="no cube decisions (backgammon): no cubeful equity")
-    p.add_argument("--seed", type=int, default=0, help="the dice (default %(default)s)")
+    add_rollout_options(p)
     p.add_argument("--workers", type=int, default=1, help="worker processes (default %(default)s)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help='run on the Dask cluster of this scheduler (pip install "tawla-engine[dask]")')
@@ -71,12 +60,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return p
 
 
-def _settings(args: argparse.Namespace) -> RolloutSettings:
-    return RolloutSettings(trials=args.trials, se=args.se, min_trials=args.min_trials, level=args.level,
-                           truncate=args.truncate, variance_reduction=not args.no_vr, bearoff=not args.no_bearoff,
-                           cubeful=not args.cubeless, seed=args.seed)
-
-
 def _owner(args, text: str, position) -> int:
     """The cube at the start, seen from the side on roll (0 centred, 1 its own, -1 the other's);
     a match score is refused (rollouts are of money play)."""
@@ -88,46 +71,6 @@ def _owner(args, text: str, position) -> int:
     if state.cube_owner is None:
         return 0
     return 1 if state.cube_owner == state.player_on_roll else -1
-
-
-def _fmt(x: float | None, signed: bool = False) -> str:
-    if x is None or not math.isfinite(x):
-        return "     -"
-    return f"{x:+.4f}" if signed else f"{x:.4f}"
-
-
-def format_text(ro: Rollout) -> str:
-    """A rollout as text, as GNU Backgammon prints one: the settings, then a table of the
-    probabilities and equities with their standard errors (one per play of a decision)."""
-    s = ro.settings
-    pos = ro.position
-    ident = pos.gnubg_id() if pos.ruleset.has_bar else pos.id()
-    what = f"{ro.dice[0]}{ro.dice[1]} played from {ident}" if ro.dice else ident
-    lines = [f"Rollout of {what} ({pos.ruleset.name}): {ro.level_description}; seed {s.seed}; "
-             f"variance reduction {'on' if s.variance_reduction else 'off'}; "
-             + (f"truncated at {s.truncate} plies" if s.truncate else "no truncation")
-             + ("; bear-off databases" if s.bearoff else "; bear-offs played out")
-             + ("" if ro.complete else "; INTERRUPTED: the trials so far")]
-    head = f"{'':28s} {'Win':>7s} {'W(g)':>7s} {'W(bg)':>7s} {'L(g)':>7s} {'L(bg)':>7s} {'Cubeless':>9s}"
-    head += f" {'Cubeful':>9s}" if s.cubeful else ""
-    lines.append(head)
-    items: list = [(None, ro.result)] if ro.dice is None else [(p, p.result) for p in ro.plays]
-    for i, (play, res) in enumerate(items, 1):
-        assert res is not None
-        label = "Result" if play is None else f"{i:2d}. {play.move}"[:28]
-        row = f"{label:28s} " + " ".join(f"{x:7.4f}" for x in res.probabilities) + f" {_fmt(res.equity, True):>9s}"
-        row += f" {_fmt(res.cubeful_equity, True):>9s}" if s.cubeful else ""
-        err = f"{'  std. error':28s} " + " ".join(f"{x:7.4f}" for x in res.probabilities_se)
-        err += f" {_fmt(res.equity_se):>9s}" + (f" {_fmt(res.cubeful_equity_se):>9s}" if s.cubeful else "")
-        lines += [row, err]
-        if play is not None and play.exact:
-            lines.append(f"{'':28s} (the play ends the game: its exact result)")
-        else:
-            note = f"{'':28s} {res.trials} trials, {res.plies:.1f} moves a trial"
-            if s.variance_reduction and res.equity_se > 0 and math.isfinite(res.raw_equity_se):
-                note += f"; variance reduction cut the equity's standard error {res.raw_equity_se / res.equity_se:.1f}x"
-            lines.append(note)
-    return "\n".join(lines)
 
 
 class _Progress:
@@ -233,22 +176,22 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--workers must be at least 1, not {args.workers}")
     if args.scheduler is not None and args.workers != 1:
         raise ConfigError("--workers and --scheduler: the processes of a Dask cluster are its own; give one of them")
-    try:
-        settings = _settings(args)
-    except InvalidArgument as e:
-        raise ConfigError(str(e)) from None
+    settings = rollout_settings(args)
     dice = parse_dice(args.dice) if args.dice is not None else None
     ids = _ids(args)
     bulk = args.positions_file is not None or len(ids) > 1
     if bulk:
         args.json = args.json or args.positions_file is not None
         done = _done_ids(args.resume)
-        save = open(args.save, "a") if args.save is not None else None
+        same = args.save is not None and args.resume is not None and Path(args.save).resolve() == Path(args.resume).resolve()
+        save = open(args.save, "a" if same else "w") if args.save is not None else None
         status = 0
         try:
             for text in ids:
                 if text in done:
                     _print_json(done[text])
+                    if save is not None and not same:
+                        save.write(json.dumps(done[text]) + "\n")
                     continue
                 try:
                     ro = _one(args, text, settings, dice, None, None, lambda r: _emit(args, r))

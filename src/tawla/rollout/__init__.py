@@ -120,8 +120,17 @@ class RolloutPlan:
 
 
 def plan_rollout(position: Position, dice: DiceLike | None = None, *, settings: RolloutSettings | None = None,
-                 top: int | None = None, cube_owner: int = 0, **options) -> RolloutPlan:
-    """The checks and the job of :func:`rollout` (its parameters and errors), nothing run."""
+                 top: int | None = None, cube_owner: int = 0, plays: list[str] | None = None,
+                 **options) -> RolloutPlan:
+    """The checks and the job of :func:`rollout` (its parameters and errors), nothing run;
+    ``plays`` (with ``dice``): only the legal plays whose text (GNU Backgammon notation, as
+    ``str(move)``) is listed.
+
+    Raises
+    ------
+    tawla.errors.InvalidArgument
+        As :func:`rollout`, or a text of ``plays`` that is no legal play.
+    """
     if not isinstance(position, Position):
         raise InvalidPosition(f"rollout takes a tawla.Position, not {type(position).__name__}")
     r = position.ruleset
@@ -140,20 +149,27 @@ def plan_rollout(position: Position, dice: DiceLike | None = None, *, settings: 
     ranked = Bot(r, s.level).hint(position, d)
     if not ranked:
         raise InvalidArgument(f"no legal play for {d[0]}{d[1]}: the turn passes")
-    plays, rows = [], []
+    if plays is not None:
+        wanted = set(plays)
+        missing = wanted - {str(rm.move) for rm in ranked}
+        if missing:
+            raise InvalidArgument(f"not a legal play for {d[0]}{d[1]}: {', '.join(sorted(missing))}")
+        ranked = [rm for rm in ranked if str(rm.move) in wanted]
+    chosen, rows = [], []
     for rm in ranked[:top] if top is not None else ranked:
         child = position.play(rm.move)
         exact = _exact_play(child, rm.move)
-        plays.append((rm.move, exact))
+        chosen.append((rm.move, exact))
         if exact is None:
             rows.append(child.row)
     job = RolloutJob(b"".join(rows), r, s, owner=-cube_owner, flip=True) if rows else None
-    return RolloutPlan(position, s, d, job, plays)
+    return RolloutPlan(position, s, d, job, chosen)
 
 
 def rollout(position: Position, dice: DiceLike | None = None, *, settings: RolloutSettings | None = None,
-            top: int | None = None, cube_owner: int = 0, workers: int = 1, scheduler: str | None = None,
-            save=None, resume=None, progress: Callable[[RolloutRun], None] | None = None, **options) -> Rollout:
+            top: int | None = None, cube_owner: int = 0, plays: list[str] | None = None, workers: int = 1,
+            scheduler: str | None = None, save=None, resume=None, progress: Callable[[RolloutRun], None] | None = None,
+            **options) -> Rollout:
     """Roll out a position, or every play of a decision.
 
     Parameters
@@ -169,6 +185,8 @@ def rollout(position: Position, dice: DiceLike | None = None, *, settings: Rollo
         ``stratify``).
     top : int, optional
         With ``dice``: only the ``top`` best plays at 0 ply.
+    plays : list of str, optional
+        With ``dice``: only these plays (their text as ``str(move)`` gives it).
     cube_owner : int
         Money play (backgammon): 0 the cube centred, 1 the side on roll owns it, -1 its
         opponent. No cube decision is made before the first roll of a position (its cubeful
@@ -193,11 +211,12 @@ def rollout(position: Position, dice: DiceLike | None = None, *, settings: Rollo
     tawla.errors.InvalidDice
         Bad ``dice``.
     tawla.errors.InvalidArgument
-        Bad settings, ``top`` < 1, an owner not -1, 0 or 1, a roll without a legal play.
+        Bad settings, ``top`` < 1, an owner not -1, 0 or 1, a roll without a legal play, a text
+        of ``plays`` that is no legal play.
     tawla.errors.FormatError
         ``resume`` is not a saved rollout of this job.
     """
-    plan = plan_rollout(position, dice, settings=settings, top=top, cube_owner=cube_owner, **options)
+    plan = plan_rollout(position, dice, settings=settings, top=top, cube_owner=cube_owner, plays=plays, **options)
     run = None
     if plan.job is not None:
         run = RolloutRun(plan.job, save=save, resume=resume).run(workers=workers, scheduler=scheduler,
