@@ -98,6 +98,7 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=1296)
     ap.add_argument("--positions", type=int, default=100)
     ap.add_argument("--per-position", type=int, default=72)
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of the opening's comparison")
     ap.add_argument("--skip-dask", action="store_true")
     a = ap.parse_args()
     gnubg = gnubg_module()
@@ -105,10 +106,11 @@ def main() -> None:
     print(f"commit {commit()}, {os.cpu_count()} cores, tawla {tawla.__version__}")
 
     print("\n1. games a CPU second, 0 ply, cubeless, untruncated, no variance reduction, bear-offs played out")
-    tw, _, res = tawla_rollout(OPENING, a.trials, vr=False)
-    gn = gnubg_rollout(gnubg, OPENING, a.trials, vr=False)
-    print(f"   opening, {a.trials} games: tawla {a.trials / tw:8.0f}/s  gnubg {a.trials / gn:6.0f}/s  "
-          f"ratio {gn / tw:.1f}x   (tawla equity {res.equity:+.3f} ± {res.equity_se:.3f}, {res.plies:.1f} moves)")
+    for k in range(a.rounds):  # alternating, so that a change of the machine's load weighs on both
+        tw, _, res = tawla_rollout(OPENING, a.trials, vr=False)
+        gn = gnubg_rollout(gnubg, OPENING, a.trials, vr=False)
+        print(f"   opening, {a.trials} games, round {k + 1}: tawla {a.trials / tw:8.0f}/s  gnubg {a.trials / gn:6.0f}/s  "
+              f"ratio {gn / tw:.1f}x   (tawla equity {res.equity:+.3f} ± {res.equity_se:.3f}, {res.plies:.1f} moves)")
     tw_total = gn_total = 0.0
     for pid in pids:
         tw_total += tawla_rollout(pid, a.per_position, vr=False)[0]

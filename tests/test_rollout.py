@@ -275,3 +275,51 @@ def test_positions_file_to_json_lines_with_save_and_resume(tmp_path, capsys):
     assert [o["input"] for o in first] == [OPENING, "sGfwATDgc/ABMA"]
     assert main([*args, "--resume", str(save)]) == 0
     assert [json.loads(x) for x in capsys.readouterr().out.splitlines()] == first
+
+
+@compiled
+def test_analyze_rolls_out_each_players_worst_plays(capsys, tmp_path):
+    html = tmp_path / "r.html"
+    assert main(["analyze", "--rollout-worst", "1", "--trials", "36", "--truncate", "2", "--json", "--no-progress",
+                 "--workers", "1", "--html", str(html)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for m in out["matches"]:
+        assert len(m["rollouts"]) == 2 and {e["player"] for e in m["rollouts"]} == set(m["players"])
+        for e in m["rollouts"]:
+            assert {p["play"] for p in e["plays"]} == {e["played"], e["best"]} and e["trials"] == 36
+            assert e["rollout_loss_se"] > 0 and e["equity_kind"] == "cubeless"  # the samples are matches
+    assert "Worst plays rolled out" in html.read_text()
+    assert main(["analyze", "--rollout-worst", "1", "--trials", "36", "--truncate", "1", "--no-progress",
+                 "--workers", "1"]) == 0
+    assert "by rollout" in capsys.readouterr().out
+    assert main(["analyze", "--rollout-worst", "1", "--no-eval", "--no-progress"]) == 2
+
+
+@compiled
+def test_analyze_level_and_moves_by_rollout(capsys):
+    assert main(["analyze", "--level", "net1", "--json", "--no-progress", "--workers", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["evaluator"]["name"] == "tawla net1"
+    assert main(["analyze", "--level", "net2", "--heuristic", "--no-progress"]) == 2
+    capsys.readouterr()
+    assert main(["moves", OPENING, "31", "--rollout", "--top", "2", "--trials", "36", "--truncate", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "Rollout of 31 played from" in text and " 2. " in text
+
+
+@compiled
+def test_a_dask_cluster_gives_the_numbers_of_one_process():
+    distributed = pytest.importorskip("distributed")
+    pos = tawla.Position.from_gnubg_id(OPENING)
+    s = RolloutSettings(trials=2 * BLOCK, truncate=2, seed=4)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl:
+        got = rollout(pos, settings=s, scheduler=cl.scheduler_address).to_json()
+    assert got == rollout(pos, settings=s).to_json()
+
+
+@compiled
+def test_a_standard_error_to_reach_stops_at_a_block():
+    pos = tawla.Position.from_gnubg_id(OPENING)
+    ro = rollout(pos, trials=20 * BLOCK, se=0.01, min_trials=BLOCK, truncate=3, seed=2, cubeful=False).result
+    assert ro.trials % BLOCK == 0 and BLOCK <= ro.trials < 20 * BLOCK and ro.equity_se <= 0.01
+    full = rollout(pos, trials=ro.trials, truncate=3, seed=2, cubeful=False).result
+    assert full.equity == ro.equity  # the blocks it ran are those of a fixed count

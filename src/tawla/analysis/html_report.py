@@ -39,6 +39,7 @@ from ..bots import Bot
 from ..evaluation.net import shipped_net
 from .cube import KINDS, player_totals
 from .report import ids_text, plural, summary
+from .rollouts import decisive_equity
 
 __all__ = ["RATING_BANDS", "rating", "player_stats", "worst_plays", "cube_checks", "render_html", "write_html"]
 
@@ -391,7 +392,7 @@ def _rollout_section(rep) -> list[str]:
         out.append("<table class=\"rollout\"><tr><th>play</th><th>win</th><th>win g</th><th>win bg</th><th>lose g</th>"
                    f"<th>lose bg</th><th>{_e(kind)} equity</th></tr>")
         for p in e["plays"]:
-            eq, se = (p["cubeful_equity"], p["cubeful_equity_se"]) if kind == "cubeful" else (p["equity"], p["equity_se"])
+            eq, se = decisive_equity(p, kind)
             cells = "".join(f"<td>{x:.3f} ± {y:.3f}</td>" for x, y in zip(p["probabilities"], p["probabilities_se"]))
             out.append(f"<tr><td>{_e(p['play'])}</td>{cells}<td>{eq:+.3f} ± {se:.3f}</td></tr>")
         out.append("</table>")

@@ -23,6 +23,7 @@ from typing import IO, Any
 
 from ..errors import ConfigError, quote
 from ..rules import get_ruleset
+from ..runners import on_cluster
 from ..runners.local import map_ordered
 from .positions import CHUNK_POSITIONS, VALUE_COLUMNS, ChunkResult, PositionChunk, evaluate_chunk, read_chunks
 
@@ -34,7 +35,6 @@ FORMATS = (".csv", ".jsonl", ".parquet")
 BEST_COLUMNS = ("best_move", "best_id")
 """The columns added with dice: the best play and the ID of the position it leads to."""
 
-DASK_MODULE = "tawla.runners.cluster"
 
 
 def columns(with_best: bool) -> list[str]:
@@ -240,11 +240,7 @@ def evaluate_file(path: str | os.PathLike, out: str | os.PathLike, *, ruleset: s
     head = [c for _, c in zip(range(2), chunks)]
     stream = chain(head, chunks)
     if scheduler is not None:
-        try:
-            module = importlib.import_module(DASK_MODULE)
-        except ImportError as e:
-            raise ConfigError(f'--scheduler needs Dask: pip install "tawla-engine[dask]" ({e})') from None
-        results = module.map_ordered_on_cluster(task, stream, scheduler)
+        results = on_cluster(task, stream, scheduler)
     elif workers > 1 and len(head) > 1:
         results = map_ordered(task, stream, workers)
     else:

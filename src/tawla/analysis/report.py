@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .cube import KINDS, player_totals
+from .rollouts import decisive_equity
 
 __all__ = ["rollout_lines", "render_text", "to_json", "summary", "ids_text", "plural"]
 
@@ -165,7 +166,7 @@ def rollout_lines(rep) -> list[str]:
         out.append(f"{head}: loss {e['rollout_loss']:.3f} ± {e['rollout_loss_se']:.3f} by rollout ({kind}, "
                    f"{e['trials']} trials) against {e['equity_loss']:.3f} by the evaluator")
         for p in e["plays"]:
-            eq, se = (p["cubeful_equity"], p["cubeful_equity_se"]) if kind == "cubeful" else (p["equity"], p["equity_se"])
+            eq, se = decisive_equity(p, kind)
             probs = " ".join(f"{x:.3f}" for x in p["probabilities"])
             out.append(f"    {p['play']:24s} {eq:+.3f} ± {se:.3f}  (win, wg, wbg, lg, lbg: {probs})")
     return out

@@ -8,13 +8,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..errors import TawlaError
+from ..errors import InvalidPosition, TawlaError
 from ..position import Position
 from ..rollout import RolloutSettings, rollout
 from ..rules import get_ruleset
 from .results import MatchReport
 
-__all__ = ["rollout_worst"]
+__all__ = ["rollout_worst", "decisive_equity"]
+
+
+def decisive_equity(play: dict, kind: str) -> tuple[float, float]:
+    """(equity, standard error) of a rolled-out play (its JSON) by the equity that decided:
+    ``kind`` ``"cubeful"`` or ``"cubeless"``."""
+    if kind == "cubeful":
+        return play["cubeful_equity"], play["cubeful_equity_se"]
+    return play["equity"], play["equity_se"]
 
 
 def _worst_of(rep: MatchReport, player: int, n: int) -> list:
@@ -47,7 +55,7 @@ def rollout_worst(reports: list[MatchReport], n: int, settings: RolloutSettings,
         try:
             r = get_ruleset(rep.ruleset)
             if tid is None:
-                raise TawlaError("the play was stored without its board")
+                raise InvalidPosition("the play was stored without its board")
             _, owner = g.decisions.cube(i)
             s = settings if rep.match_length == 0 else RolloutSettings(**{**settings.as_dict(), "cubeful": False})
             rel = 0 if owner is None or rep.match_length else (1 if owner == player else -1)

@@ -10,7 +10,6 @@ on the rollout's seed and the trials' numbers alone, so a rollout gives the same
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import tempfile
@@ -22,8 +21,9 @@ from typing import Any
 import numpy as np
 
 from .. import native
-from ..errors import ConfigError, FormatError, InvalidArgument
+from ..errors import FormatError, InvalidArgument
 from ..rules import Ruleset
+from ..runners import on_cluster
 from ..runners.local import map_ordered
 from .evaluator import trial_evaluator
 from .settings import BLOCK, RolloutSettings, rotations
@@ -33,7 +33,6 @@ from .twin import trials_py
 __all__ = ["RolloutJob", "RolloutRun", "run_block", "SAVE_VERSION"]
 
 SAVE_VERSION = 1
-CLUSTER_MODULE = "tawla.runners.cluster"
 
 
 @dataclass(frozen=True)
@@ -176,11 +175,7 @@ class RolloutRun:
     def _stream(self, workers: int, scheduler: str | None) -> Iterator[list[BlockSums]]:
         items = ((self.job, b) for b in range(len(self.done), self.job.blocks()))
         if scheduler is not None:
-            try:
-                module = importlib.import_module(CLUSTER_MODULE)
-            except ImportError as e:
-                raise ConfigError(f'--scheduler needs Dask: pip install "tawla-engine[dask]" ({e})') from None
-            results = module.map_ordered_on_cluster(_block_task, items, scheduler)
+            results = on_cluster(_block_task, items, scheduler)
         elif workers > 1:
             results = map_ordered(_block_task, items, workers, preload=("tawla.rollout",))
         else:
