@@ -6,15 +6,21 @@
 #include "tw_eval.h"
 #include "tw_board.h"
 
+/* The input of a point with n checkers (0 .. 15): its offset in the side's block (before
+   p - 1) and its value; n = 0 gives no input (the loop below writes it and does not count it). */
+static const int TW_POINT_OFF[16] = {0, 0, 24, 48, 72, 72, 72, 72, 72, 72, 72, 72, 72, 72, 72, 72};
+static const float TW_POINT_VAL[16] = {0.0f, 1.0f, 1.0f, 1.0f, 0.5f, 1.0f, 1.5f, 2.0f, 2.5f, 3.0f, 3.5f,
+                                       4.0f, 4.5f, 5.0f, 5.5f, 6.0f};  /* (n - 3) / 2 from 4 on */
+
 static int tw_side_inputs(const tw_params *P, const int *S, const int *O, uint32_t pinned,
                           int base, int *idx, float *val, int m, int *raw) {
     int p, n, k;
     double hand[TW_NHAND];
-    for (p = 1; p <= 24; p++) {
-        n = S[p];
-        if (n == 0) continue;
-        if (n <= 3) { idx[m] = base + (n - 1) * 24 + p - 1; val[m++] = 1.0f; }
-        else { idx[m] = base + 72 + p - 1; val[m++] = (float)((n - 3) / 2.0); }
+    for (p = 1; p <= 24; p++) {  /* without branches: written at m, counted when n > 0 */
+        n = S[p] & 15;
+        idx[m] = base + TW_POINT_OFF[n] + p - 1;
+        val[m] = TW_POINT_VAL[n];
+        m += n != 0;
     }
     if (S[25]) { idx[m] = base + 96; val[m++] = (float)(S[25] / 2.0); }
     if (S[0]) { idx[m] = base + 97; val[m++] = (float)(S[0] / 15.0); }
