@@ -323,3 +323,21 @@ def test_a_standard_error_to_reach_stops_at_a_block():
     assert ro.trials % BLOCK == 0 and BLOCK <= ro.trials < 20 * BLOCK and ro.equity_se <= 0.01
     full = rollout(pos, trials=ro.trials, truncate=3, seed=2, cubeful=False).result
     assert full.equity == ro.equity  # the blocks it ran are those of a fixed count
+
+
+@compiled
+@pytest.mark.parametrize("name", ["backgammon", "mahbusa"])
+def test_the_1ply_level_is_its_twins(name):
+    """net1: the plays searched one roll deeper, the luck still at 0 ply: the twin's numbers."""
+    r = tawla.get_ruleset(name)
+    rows = live_rows(name, 1, seed=5)
+    ev = trial_evaluator(r, "net1")
+    assert ev.ply == 1 and ev.prune == 8
+    for kw in (dict(trials=2, truncate=2, vr=False, seed=3), dict(trials=1, truncate=2, vr=True, seed=4)):
+        a, araw, ap = native.rollout_trials(rows, r, ev.contact, raw=True, **ev.compiled_args(), **kw)
+        b, braw, bp = trials_py(rows, r, ev, **kw)
+        np.testing.assert_array_equal(ap, bp)
+        np.testing.assert_allclose(a, b, atol=1e-6)
+    # the level plays differently from net0 somewhere, and its rollouts run through the API
+    pos = tawla.Position.from_array(rows[0], r)
+    assert rollout(pos, trials=36, truncate=2, level="net1", seed=1).settings.level == "net1"

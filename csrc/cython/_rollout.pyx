@@ -80,7 +80,8 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
             b2=None, W=None, race_one=None, race_two=None, long first=0, long trials=1, long truncate=0,
             bint vr=False, bint stop_bearoff=True, bint stop_race=False, int stratify=2, rot=(0, 0),
             bint cubeful=False, double efficiency=0.68, bint jacoby=False, bint beaver=False,
-            int owner=0, unsigned long long seed=0, bint raw=False, bint checked=True):
+            int owner=0, unsigned long long seed=0, int ply=0, int prune=8, double margin=0.25, bint raw=False,
+            bint checked=True):
     """Trials ``first .. first + trials - 1`` of each pre-roll row (``tw_rollout``): every row
     on the same dice.
 
@@ -97,6 +98,9 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
     truncate, vr, stop_bearoff, stop_race, stratify, rot, cubeful, owner, seed
         The settings of ``tw_ro_settings`` (csrc/rollout/tw_rollout.h); ``efficiency``,
         ``jacoby``, ``beaver``: the money cube model's.
+    ply, prune, margin
+        The depth of the trials' choice (``tw_evaluator``): 0, or 1 (the ``prune`` best at 0 ply
+        within ``margin`` points, 1 .. 16 of them, searched one roll deeper).
     raw : bool
         Also return the trials' numbers before the luck adjustment.
 
@@ -144,6 +148,9 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
         one, two = race_one, race_two
         t = race_view(one, two)
         E.race = &t
+    if ply not in (0, 1) or not 1 <= prune <= 16 or not margin >= 0.0:
+        raise InvalidArgument(f"need ply 0 or 1, prune 1..16 and margin >= 0, not {ply}, {prune}, {margin}")
+    E.ply, E.prune, E.margin = ply, prune, margin
     if trials < 0 or first < 0 or truncate < 0:
         raise InvalidArgument(f"need trials, first and truncate >= 0, not {trials}, {first}, {truncate}")
     if not 0 <= stratify <= 2 or len(rot) != 2 or not all(0 <= int(x) < 36 for x in rot):

@@ -203,6 +203,9 @@ cdef extern from "tawla_engine.h" nogil:
         const double *W
         long ldw
         const tw_race_tables *race
+        int ply
+        int prune
+        double margin
 
     ctypedef struct tw_cube_model:
         int kind

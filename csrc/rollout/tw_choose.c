@@ -7,10 +7,28 @@
 #include "tw_expand.h"
 #include "tw_result.h"
 
+/* The replies' own expansion and scratch (the children of the choice stay in the outer ones). */
+struct tw_choose_inner {
+    tw_ctx c;
+    tw_choose_ws w;
+};
+
 void tw_choose_ws_init(tw_choose_ws *w) { memset(w, 0, sizeof(*w)); }
 
-void tw_choose_ws_free(tw_choose_ws *w) {
+static void tw_choose_ws_release(tw_choose_ws *w) {
     free(w->v); free(w->ptr); free(w->at); free(w->o);
+    w->v = NULL; w->ptr = NULL; w->at = NULL; w->o = NULL;
+    w->cap = 0;
+}
+
+void tw_choose_ws_free(tw_choose_ws *w) {
+    tw_choose_ws_release(w);
+    if (w->inner) {
+        tw_choose_ws_free(&w->inner->w);
+        tw_ctx_free(&w->inner->c);
+        tw_out_free(&w->inner->c);
+        free(w->inner);
+    }
     memset(w, 0, sizeof(*w));
 }
 
@@ -18,7 +36,7 @@ static int tw_choose_ws_grow(tw_choose_ws *w, long n) {
     long cap = w->cap ? w->cap : 64;
     if (n <= w->cap) return 1;
     while (cap < n) cap *= 2;
-    tw_choose_ws_free(w);
+    tw_choose_ws_release(w);
     w->v = malloc((size_t)cap * sizeof(*w->v));
     w->ptr = malloc((size_t)cap * sizeof(*w->ptr));
     w->at = malloc((size_t)cap * sizeof(*w->at));
@@ -117,6 +135,66 @@ long tw_children(const tw_params *P, tw_ctx *c, const uint8_t *row, int d1, int 
     return c->oom ? -1 : (long)nch;
 }
 
+/* Whether child i comes before child j at 0 ply (lower equity for the opponent; of equals the
+   first row in byte order). */
+static int tw_before(const tw_ctx *c, const tw_value *v, long i, long j) {
+    double d = v[i].col[0] - v[j].col[0];
+    return d < 0 || (d == 0 && memcmp(c->out + (size_t)i * TW_W, c->out + (size_t)j * TW_W, TW_W) < 0);
+}
+
+/* The 1-ply choice among the nch children in c->out valued at 0 ply in w->v: the index of the
+   best, or -1 on OOM. */
+static long tw_choose_ply1(const tw_params *P, const tw_evaluator *E, tw_ctx *c, tw_choose_ws *w, long nch) {
+    long top[TW_CHOOSE_MAXPRUNE], i, best = -1;
+    int nt = 0, k, d1, d2, prune = E->prune < 1 ? 1 : (E->prune > TW_CHOOSE_MAXPRUNE ? TW_CHOOSE_MAXPRUNE : E->prune);
+    double best_v = 0.0;
+    tw_evaluator E0 = *E;
+    tw_value *v = w->v;
+    E0.ply = 0;
+    if (!w->inner) {  /* the replies' expansion and scratch, made once */
+        w->inner = malloc(sizeof(*w->inner));
+        if (!w->inner) return -1;
+        if (!tw_ctx_init(&w->inner->c, P)) { free(w->inner); w->inner = NULL; return -1; }
+        tw_choose_ws_init(&w->inner->w);
+    }
+    for (i = 0; i < nch; i++) {  /* the prune best at 0 ply, in order */
+        if (nt == prune && !tw_before(c, v, i, top[nt - 1])) continue;
+        k = nt < prune ? nt++ : nt - 1;
+        for (; k > 0 && tw_before(c, v, i, top[k - 1]); k--) top[k] = top[k - 1];
+        top[k] = i;
+    }
+    for (k = 0; k < nt; k++) {
+        long j = top[k];
+        double val;
+        const uint8_t *ch = c->out + (size_t)j * TW_W;
+        if (v[top[0]].col[0] - v[j].col[0] < -E->margin) break;  /* more than margin behind the best */
+        if (v[j].kind != TW_END_CONTACT && v[j].kind != TW_END_RACE) {
+            val = -v[j].col[0];  /* a finished game: its points */
+        } else {  /* the opponent's best 0-ply reply to each roll, for the opponent, averaged */
+            double acc = 0.0;
+            uint8_t reply[64];
+            tw_value rv;
+            tw_result res;
+            float t[TW_NET_NO];
+            for (d1 = 1; d1 <= 6; d1++) {
+                for (d2 = d1; d2 <= 6; d2++) {
+                    double wr = d1 == d2 ? 1.0 / 36.0 : 2.0 / 36.0;
+                    int kind = tw_choose(P, &E0, &w->inner->c, &w->inner->w, ch, d1, d2, 0.0f, NULL, reply, &rv, &res);
+                    if (kind == TW_CHOSE_OOM) return -1;
+                    acc += wr * (kind == TW_CHOSE_PLAY ? -rv.col[0] : tw_outcome(P, res, t));
+                }
+            }
+            val = -acc;
+        }
+        if (best < 0 || val > best_v
+            || (val == best_v && memcmp(ch, c->out + (size_t)best * TW_W, TW_W) < 0)) {
+            best = j;
+            best_v = val;
+        }
+    }
+    return best;
+}
+
 int tw_choose(const tw_params *P, const tw_evaluator *E, tw_ctx *c, tw_choose_ws *w,
               const uint8_t *row, int d1, int d2, float explore, tw_rng *rng,
               uint8_t *child, tw_value *cv, tw_result *res) {
@@ -140,7 +218,11 @@ int tw_choose(const tw_params *P, const tw_evaluator *E, tw_ctx *c, tw_choose_ws
             if (d < 0 || (d == 0 && memcmp(c->out + (size_t)i * TW_W, c->out + (size_t)best * TW_W, TW_W) < 0))
                 best = i;
         }
-        *cv = v[best];
+        if (E->ply >= 1 && nch > 1) {
+            best = tw_choose_ply1(P, E, c, w, nch);
+            if (best < 0) return TW_CHOSE_OOM;
+        }
+        *cv = w->v[best];
     }
     memcpy(child, c->out + (size_t)best * TW_W, TW_W);
     *res = none;

@@ -72,9 +72,11 @@ static int tw_ro_trial(const tw_params *P, const tw_evaluator *E, const tw_ro_se
     tw_result res, keep_res;
     float fo[TW_NET_NO], mo[TW_NET_NO], keep_mo[TW_NET_NO], luck[TW_NET_NO] = {0};
     double meq, keep_eq, luck_eq = 0.0, luck_cf = 0.0, c = 1.0, cf = 0.0, eq, feq;
+    tw_evaluator E0 = *E;  /* the luck is valued at 0 ply whatever the level */
     int side = 0, owner = S->owner == TW_CUBE_OWN ? 0 : (S->owner == TW_CUBE_OPP ? 1 : -1);
     int live = S->cubeful, kind = TW_CHOSE_PLAY, keep_kind = TW_CHOSE_PLAY, k, d1, d2, e1, e2, stop = 0;
     long ply;
+    E0.ply = 0;
     tw_ro_stream(S->seed, t, &rng);
     memcpy(cur, row, TW_W);
     memset(cur + TW_W, 0, 64 - TW_W);
@@ -98,7 +100,7 @@ static int tw_ro_trial(const tw_params *P, const tw_evaluator *E, const tw_ro_se
             for (e1 = 1; e1 <= 6; e1++) {
                 for (e2 = e1; e2 <= 6; e2++) {
                     double wr = e1 == e2 ? 1.0 / 36.0 : 2.0 / 36.0;
-                    kind = tw_ro_move(P, E, &ws->c, &ws->w, cur, e1, e2, child, &cv, &res, mo, &meq);
+                    kind = tw_ro_move(P, &E0, &ws->c, &ws->w, cur, e1, e2, child, &cv, &res, mo, &meq);
                     if (kind == TW_CHOSE_OOM) return 0;
                     for (k = 0; k < TW_NET_NO; k++) mean[k] += wr * mo[k];
                     mean_eq += wr * meq;
@@ -119,6 +121,10 @@ static int tw_ro_trial(const tw_params *P, const tw_evaluator *E, const tw_ro_se
             for (k = 0; k < TW_NET_NO; k++) luck[k] += fo[k];
             luck_eq += side == 0 ? eq : -eq;
             if (live) luck_cf += (side == 0 ? c : -c) * eq;
+            if (E->ply >= 1) {  /* the play itself by the level's deeper choice */
+                kind = tw_ro_move(P, E, &ws->c, &ws->w, cur, d1, d2, child, &cv, &res, mo, &meq);
+                if (kind == TW_CHOSE_OOM) return 0;
+            }
         } else {
             kind = tw_ro_move(P, E, &ws->c, &ws->w, cur, d1, d2, child, &cv, &res, mo, &meq);
             if (kind == TW_CHOSE_OOM) return 0;

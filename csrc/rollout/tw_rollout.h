@@ -10,7 +10,8 @@
  * the cubeless equity in the ruleset's points and, with a cube model, the cubeful equity in
  * units of the cube given (the trial's points times the cube's value at its end; a pass ends
  * it, a trial that stops is valued by the cube model). With luck adjustment each roll's luck
- * (the value, at 0 ply, after the best play for it less the mean of that over the 21 rolls)
+ * (the value, at 0 ply, after the best play for it at 0 ply less the mean of that over the 21
+ * rolls, whatever the evaluator's ply)
  * is subtracted along the trial: from the five outputs and the cubeless equity as it is, from
  * the cubeful equity times the cube's value then.
  *

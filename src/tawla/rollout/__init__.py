@@ -225,7 +225,8 @@ def rollout(position: Position, dice: DiceLike | None = None, *, settings: Rollo
 
 
 def _level_description(r, level: str) -> str:
-    return {"net0": f"net0, the shipped {r.name} network at 0 ply", "ply0": "ply0, the heuristic model at 0 ply"}[level]
+    return {"net0": f"net0, the shipped {r.name} network at 0 ply", "net1": f"net1, the shipped {r.name} network at 1 ply",
+            "ply0": "ply0, the heuristic model at 0 ply"}[level]
 
 
 def _result(run: RolloutRun, k: int) -> RolloutResult:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..bots import Bot
 from ..errors import ConfigError, InvalidArgument
 from ..evaluation import CONTACT_MODELS
 from ..evaluation.bearoff import eval_tables
@@ -32,12 +33,16 @@ class TrialEvaluator:
     net: NetEvaluator | None = None
     weights: np.ndarray | None = None
     description: str = ""
+    ply: int = 0
+    prune: int = 8
+    margin: float = 0.25
 
     def compiled_args(self) -> dict[str, Any]:
         """The keyword arguments of :func:`tawla.native.rollout_trials` for this evaluator
         (the race tables included)."""
         one, _, _, two = eval_tables()
-        args: dict[str, Any] = {"race_one": one, "race_two": two}
+        args: dict[str, Any] = {"race_one": one, "race_two": two, "ply": self.ply, "prune": self.prune,
+                                "margin": self.margin}
         if self.contact == "net":
             assert self.net is not None
             args.update(w1=self.net.w1, b1=self.net.b1, w2=self.net.w2, b2=self.net.b2)
@@ -57,11 +62,15 @@ def trial_evaluator(r: Ruleset, level: str) -> TrialEvaluator:
         ``net0`` for a ruleset without a shipped network, or ``ply0`` with a contact model the
         trial loop does not have (one set by :func:`tawla.evaluation.set_contact_model`).
     """
-    if level == "net0":
+    if level in ("net0", "net1"):
         net = shipped_net(r)
         if net is None:
             raise ConfigError(f"no network is shipped for {r.name}: roll out with --level ply0")
-        return TrialEvaluator("net", net=net, description=f"net0 (the shipped {r.name} network, 0 ply)")
+        if level == "net0":
+            return TrialEvaluator("net", net=net, description=f"net0 (the shipped {r.name} network, 0 ply)")
+        limit, margin = Bot.PRUNE[0]
+        return TrialEvaluator("net", net=net, description=f"net1 (the shipped {r.name} network, 1 ply)", ply=1,
+                              prune=limit, margin=margin * max(1.0, r.max_points / 3.0))
     if level == "ply0":
         model = CONTACT_MODELS[r.name]
         if isinstance(model, LinearContact):

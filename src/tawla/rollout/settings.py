@@ -11,10 +11,13 @@ from ..rules import Ruleset
 
 __all__ = ["RolloutSettings", "LEVELS", "MAX_TRIALS", "MAX_TRUNCATE", "BLOCK", "rotations"]
 
-LEVELS = ("net0", "ply0")
+LEVELS = ("net0", "net1", "ply0")
 """The checker play of a rollout's trials: ``net0``, the 0-ply choice of the ruleset's shipped
 network (the ``net0`` level of :class:`tawla.Bot`: exact game ends, the race model, the network in
-contact); ``ply0``, the same with the ruleset's heuristic contact model (``ply0``)."""
+contact); ``net1``, the 1-ply choice on it (the 8 best plays at 0 ply within 0.25 points, x5 for
+tawla31's 15-point games, each valued by the opponent's best 0-ply reply to each of the 21
+rolls, as :class:`tawla.Bot`'s ``net1`` prunes); ``ply0``, the 0-ply choice of the ruleset's
+heuristic contact model."""
 
 MAX_TRIALS = 10_000_000
 """The most trials a rollout takes (per play of a decision); more is refused."""

@@ -11,6 +11,8 @@ tests and for machines without a compiler.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from .. import native
@@ -240,7 +242,10 @@ def choose(row: np.ndarray, dice: tuple[int, int], r: Ruleset, ev: TrialEvaluato
     if len(children) == 0:
         return FROZEN, None, None, None, None, (-1, 0)
     col, out, kind = values(children, r, ev)
-    best = min(range(len(children)), key=lambda i: (col[i, 0], children[i].tobytes()))
+    order = sorted(range(len(children)), key=lambda i: (col[i, 0], children[i].tobytes()))
+    best = order[0]
+    if ev.ply >= 1 and len(children) > 1:
+        best = _ply1(children, col, kind, order[:ev.prune], r, ev)
     child = children[best]
     if kind[best] in (LOST, WON, DRAW):
         over, winner, points = _result(child, r, False)
@@ -249,6 +254,30 @@ def choose(row: np.ndarray, dice: tuple[int, int], r: Ruleset, ev: TrialEvaluato
     else:
         over, winner, points = False, -1, 0
     return (OVER if over else PLAY), child, col[best], out[best], int(kind[best]), (winner, points)
+
+
+def _ply1(children, col, kind, top, r, ev) -> int:
+    """``tw_choose_ply1``: of the children ``top`` (best first at 0 ply), those within the margin,
+    each valued by the opponent's best 0-ply reply to each roll; the best (of equals the first
+    row in byte order)."""
+    ev0 = dataclasses.replace(ev, ply=0)
+    best, best_v = -1, 0.0
+    for j in top:
+        if col[top[0], 0] - col[j, 0] < -ev.margin:
+            break
+        if kind[j] not in (CONTACT, RACE):
+            val = -col[j, 0]
+        else:
+            acc = 0.0
+            for d1 in range(1, 7):
+                for d2 in range(d1, 7):
+                    w = 1.0 / 36.0 if d1 == d2 else 2.0 / 36.0
+                    k, _, c2, _, _, (winner, points) = choose(children[j], (d1, d2), r, ev0)
+                    acc += w * (-c2[0] if k == PLAY else outcome(r, winner, points)[1])
+            val = -acc
+        if best < 0 or val > best_v or (val == best_v and children[j].tobytes() < children[best].tobytes()):
+            best, best_v = j, val
+    return best
 
 
 def _move(row, dice, r, ev):
@@ -289,6 +318,7 @@ def _decide(col: np.ndarray, owner: int, s) -> tuple[int, float]:
 def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarray, np.ndarray, int]:
     """``tw_ro_trial``: (values, raw values, plies) of trial ``t`` of ``row`` (its value ``rv``)."""
     rng = stream(s["seed"], t)
+    ev0 = dataclasses.replace(ev, ply=0)
     cur, (cur_col, cur_out, cur_kind) = row.copy(), rv
     luck, luck_eq, luck_cf = np.zeros(5, np.float32), 0.0, 0.0
     c, cf, side, live, stop = 1.0, 0.0, 0, s["cubeful"], False
@@ -315,7 +345,7 @@ def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarr
             for e1 in range(1, 7):
                 for e2 in range(e1, 7):
                     w = 1.0 / 36.0 if e1 == e2 else 2.0 / 36.0
-                    got = _move(cur, (e1, e2), r, ev)
+                    got = _move(cur, (e1, e2), r, ev0)
                     mean += w * got[5].astype(np.float64)
                     mean_eq += w * got[6]
                     if (e1, e2) == dice:
@@ -329,6 +359,8 @@ def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarr
             luck_eq += eq if side == 0 else -eq
             if live:
                 luck_cf += (c if side == 0 else -c) * eq
+            if ev.ply >= 1:
+                kind, child, col, out, ekind, mo, meq = _move(cur, dice, r, ev)
         else:
             kind, child, col, out, ekind, mo, meq = _move(cur, dice, r, ev)
         if kind != PLAY:
