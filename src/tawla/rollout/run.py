@@ -173,14 +173,20 @@ class RolloutRun:
                 and all(t.se()[5] <= s.se for t in self.tallies))
 
     def _stream(self, workers: int, scheduler: str | None) -> Iterator[list[BlockSums]]:
+        """The blocks not done, in order; closing it (or an interrupt) shuts the workers down."""
         items = ((self.job, b) for b in range(len(self.done), self.job.blocks()))
+        if scheduler is None and workers <= 1:
+            yield from (_block_task(item) for item in items)
+            return
         if scheduler is not None:
             results = on_cluster(_block_task, items, scheduler)
-        elif workers > 1:
-            results = map_ordered(_block_task, items, workers, preload=("tawla.rollout",))
         else:
-            return (_block_task(item) for item in items)
-        return (_checked(result, error) for _, result, error in results)
+            results = map_ordered(_block_task, items, workers, preload=("tawla.rollout",))
+        try:
+            for _, result, error in results:
+                yield _checked(result, error)
+        finally:
+            results.close()
 
     def run(self, workers: int = 1, scheduler: str | None = None,
             progress: Callable[["RolloutRun"], None] | None = None) -> "RolloutRun":
@@ -208,9 +214,7 @@ class RolloutRun:
                 if self.finished():
                     break
         finally:
-            close = getattr(stream, "close", None)
-            if close is not None:
-                close()
+            stream.close()
         return self
 
 
