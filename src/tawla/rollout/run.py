@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -172,7 +172,7 @@ class RolloutRun:
         return (s.se is not None and n >= s.min_trials
                 and all(t.se()[5] <= s.se for t in self.tallies))
 
-    def _stream(self, workers: int, scheduler: str | None) -> Iterator[list[BlockSums]]:
+    def _stream(self, workers: int, scheduler: str | None) -> Generator[list[BlockSums], None, None]:
         """The blocks not done, in order; closing it (or an interrupt) shuts the workers down."""
         items = ((self.job, b) for b in range(len(self.done), self.job.blocks()))
         if scheduler is None and workers <= 1:

@@ -5,7 +5,7 @@ or a Dask cluster (:mod:`tawla.runners.cluster`, imported by name only when aske
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
 from ..errors import ConfigError
@@ -15,7 +15,8 @@ __all__ = ["CLUSTER_MODULE", "on_cluster"]
 CLUSTER_MODULE = "tawla.runners.cluster"
 
 
-def on_cluster(task: Callable, items: Iterable, scheduler: str) -> Iterator[tuple[Any, Any, BaseException | None]]:
+def on_cluster(task: Callable, items: Iterable,
+               scheduler: str) -> Generator[tuple[Any, Any, BaseException | None], None, None]:
     """:func:`tawla.runners.cluster.map_ordered_on_cluster`, its module imported now.
 
     Raises

@@ -9,7 +9,7 @@ and rollouts run on it.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
 from distributed import Client, KilledWorker, as_completed
@@ -21,7 +21,7 @@ IN_FLIGHT_PER_THREAD = 2
 
 
 def map_ordered_on_cluster(task: Callable, items: Iterable, address: str, *,
-                           in_flight: int = IN_FLIGHT_PER_THREAD) -> Iterator[tuple[Any, Any, BaseException | None]]:
+                           in_flight: int = IN_FLIGHT_PER_THREAD) -> Generator[tuple[Any, Any, BaseException | None], None, None]:
     """``task(item)`` for each item on the Dask cluster at ``address``, streamed in order.
 
     The items travel with the tasks (no shared disk); at most ``in_flight`` tasks a worker

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -33,7 +33,7 @@ def pool_context(preload: Sequence[str] = ("tawla.analysis.chunks",)):
 
 
 def map_ordered(task: Callable, items: Iterable, workers: int, *, in_flight: int = IN_FLIGHT_PER_WORKER,
-                preload: Sequence[str] = ("tawla.analysis.chunks",)) -> Iterator[tuple[Any, Any, BaseException | None]]:
+                preload: Sequence[str] = ("tawla.analysis.chunks",)) -> Generator[tuple[Any, Any, BaseException | None], None, None]:
     """``task(item)`` for each item on a pool of ``workers`` processes, streamed in order.
 
     At most ``workers * in_flight`` items are sent ahead or held finished (``items`` is read
