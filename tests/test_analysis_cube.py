@@ -14,12 +14,14 @@ from tawla import Position
 from tawla.analysis import GameReport, HeuristicEvaluator, analyze_contents, analyze_parallel, default_evaluator
 from tawla.analysis.cube import KINDS, MIN_ERROR, CubeTracker, player_totals
 from tawla.bots import MoneyCube
+from tawla.bots.cube import cube_efficiency
 from tawla.cli.__main__ import main
 from tawla.errors import InvalidArgument
 from tawla.rules import get_ruleset
 
 BG = get_ruleset("backgammon")
-X = 0.68  # the model's cube efficiency
+X = 0.68  # MoneyCube's default cube efficiency
+XB = 0.6  # the tracker's efficiency where both sides are home (every position of TestTracker)
 EVAL = default_evaluator()
 # no contact, no gammons: the side on roll 21 pips (8 checkers), the opponent 33 (7 checkers)
 CASH = Position.from_points(BG, {1: 2, 2: 2, 3: 2, 4: 1, 5: 1}, {19: 2, 20: 2, 21: 2, 22: 1})
@@ -88,7 +90,8 @@ class TestTracker:
         (e,) = rep.cube_errors
         # Jacoby, centred cube, no gammons: 2p - 1 dead, +1 live above the cash point 0.8
         assert (e["kind"], e["player"], e["proper"]) == ("missed_double", 0, "double, pass")
-        assert e["error"] == pytest.approx(1 - ((1 - X) * (2 * p - 1) + X)) and e["error_memg"] == 1000 * e["error"]
+        assert float(cube_efficiency(CASH.row, BG)[0]) == XB
+        assert e["error"] == pytest.approx(1 - ((1 - XB) * (2 * p - 1) + XB)) and e["error_memg"] == 1000 * e["error"]
         assert e["board"] == CASH.id() and e["position_id"] == CASH.gnubg_id() and e["xgid"].startswith("XGID=")
         assert rep.cube_counts == {"decisions": [1, 0], "close": [1, 0]}
 
@@ -96,7 +99,7 @@ class TestTracker:
         p = win(CASH)
         rep = judge(CASH, double="take")
         (e,) = rep.cube_errors
-        dt = 2 * ((1 - X) * (2 * p - 1) + X * (-1 + 2 * (p - 0.2) / 0.8))
+        dt = 2 * ((1 - XB) * (2 * p - 1) + XB * (-1 + 2 * (p - 0.2) / 0.8))
         assert (e["kind"], e["player"]) == ("wrong_take", 1) and e["error"] == pytest.approx(dt - 1)
         assert rep.cube_decisions[0]["error"] == 0 and rep.cube_decisions[1]["error"] == pytest.approx(dt - 1)
         assert judge(CASH, double="drop").cube_errors == []
@@ -162,7 +165,7 @@ def test_record_with_a_dropped_early_double(tmp_path, capsys):
     html = tmp_path / "early.html"
     assert main(["analyze", "--workers", "1", "--no-progress", "--html", str(html), str(path)]) == 0
     out = capsys.readouterr().out
-    assert "cube decisions (money model)" in out and "wrong drop (no double, take)" in out
+    assert "cube decisions (Janowski's model" in out and "wrong drop (no double, take)" in out
     page = html.read_text(encoding="utf-8")
     assert '<table class="cube-errors">' in page and "overall rate (mEMG per decision)" in page
     assert page.count("<td>wrong drop</td>") == 1 and drop["position_id"] in page
@@ -170,11 +173,16 @@ def test_record_with_a_dropped_early_double(tmp_path, capsys):
     assert "Right: no double, take" in page and "<th>agrees</th>" not in page and "Model:" not in page
 
 
-def test_match_play_and_no_evaluator_are_left_out():
+def test_match_play_is_judged_at_the_score_and_no_evaluator_is_left_out():
     text = RECORD.replace(" 0 point match", " 3 point match")
     (rep,) = analyze_contents([("m.mat", text.encode())], evaluator=EVAL)
-    assert rep.games[0].cube_counts is None and rep.games[0].cube_errors == []
-    assert not player_totals(rep)[0]["cube_analysed"]
+    g = rep.games[0]
+    assert g.cube_counts["decisions"] == [1, 2] and player_totals(rep)[0]["cube_analysed"]
+    dbl = g.cube_decisions[0]  # at 0-0 of 3 points: the equities as chances of winning the match too
+    assert dbl["double_pass"] == pytest.approx(1.0) and 0.5 < dbl["double_pass_mwc"] < 1
+    assert 0 < dbl["no_double_mwc"] < 1 and 0 < dbl["double_take_mwc"] < 1
+    for e in g.cube_errors:
+        assert e["error_mwc"] > 0 and "3:10" in e["xgid"]  # the match's length in the IDs
     (rep,) = analyze_contents([("e.mat", RECORD.encode())], evaluator=None)
     assert rep.games[0].cube_counts is None and "proper" not in rep.games[0].cube_decisions[0]
     # an evaluator of equities only (the heuristic): a win chance of (1 + e) / 2, no gammons

@@ -5,8 +5,8 @@ Each recorded play is matched to exactly one legal move by the position it leads
 game (derived from the score), resignations and recorded scores are followed and checked.
 For each checker play the report gives: forced or not, the number of legal moves, the pip
 counts, and the rank and equity loss of the played move under an evaluator
-(:mod:`tawla.analysis.evaluators`); in money sessions the cube decisions are judged by the
-money cube model on the same evaluator's probabilities (:mod:`tawla.analysis.cube`). Files are found and read by :mod:`tawla.analysis.files`
+(:mod:`tawla.analysis.evaluators`); the cube decisions are judged by the cube model (money,
+or at the match score) on the same evaluator's probabilities (:mod:`tawla.analysis.cube`). Files are found and read by :mod:`tawla.analysis.files`
 (game by game, so that memory grows with the plays and not with the text), and shown by
 :mod:`tawla.analysis.report`. Many files are cut into chunks analysed from their contents
 (:mod:`tawla.analysis.chunks`), on a local process pool (:mod:`tawla.analysis.parallel`) or

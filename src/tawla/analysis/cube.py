@@ -1,14 +1,17 @@
-"""Cube analysis of money sessions: every turn where the player on roll could double, put
-through the money cube model (:class:`tawla.bots.MoneyCube`, Janowski's cubeful equities) on
-the cubeless pre-roll probabilities of the evaluator that ranks the checker plays.
+"""Cube analysis: every turn where the player on roll could double, put through the cube
+model — money sessions :class:`tawla.bots.MoneyCube`, matches :class:`tawla.met.MatchCube` at
+the game's score (both Janowski's cubeful equities, GNU Backgammon's 0-ply model, with the
+cube efficiency of the position's class, :func:`tawla.bots.cube_efficiency`) — on the
+cubeless pre-roll probabilities of the evaluator that ranks the checker plays.
 
-A turn is a cube decision (RULES.md §2.3) when the game has a cube, it is a money session
-(``match_length`` 0: the model knows no match score, so match play is left out), it is not
-the game's first roll (the opening roll is both players' dice), and the cube is centred or
-owned by the player on roll. The record's double (or its absence) and the answer to a double
-are judged against the model, each error in points per unit of the cube before the decision
-(EMG; x 1000 = mEMG, the unit of the checker errors' rates; a loss below :data:`MIN_ERROR`
-is no error):
+A turn is a cube decision (RULES.md §2.3) when the game has a cube, it is not the game's
+first roll (the opening roll is both players' dice), and the cube is centred or owned by the
+player on roll; in a match, not the Crawford game and not where the cube is dead (a cube at
+or past both players' match points, or a post-Crawford leader). The record's double (or its
+absence) and the answer to a double are judged against the model, each error in points per
+unit of the cube before the decision (EMG, in a match GNU Backgammon's normalised equity; x
+1000 = mEMG, the unit of the checker errors' rates; a loss below :data:`MIN_ERROR` is no
+error; match errors also carry ``error_mwc``, the match-winning chance lost):
 
 * ``missed_double``: no double where doubling was right, ``optimal - no_double``;
 * ``wrong_double``: a double where not doubling was right (too early, or too good to double:
@@ -28,9 +31,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..bots.cube import MoneyCube
+from ..bots.cube import MoneyCube, cube_efficiency
 from ..core.layout import PACKED_WIDTH
 from ..formats.gnubg import MatchState
+from ..met import CubeDecision, MatchCube, MatchEquityTable, ScoreState, default_met
 from ..position import Position
 from .evaluators import Evaluator
 
@@ -68,18 +72,30 @@ class CubeTracker:
     ----------
     ruleset : Ruleset
     match_length : int
-        0 for a money session; any other length turns the tracker off.
+        0 for a money session, else the match's length (at most :data:`tawla.met.MAX_AWAY`;
+        a longer one turns the tracker off).
     evaluator : tawla.analysis.Evaluator or None
         None turns it off.
     jacoby, beaver : bool
         The session's Jacoby rule (RULES.md §2.4) and whether the taker may beaver (the
-        record's ``Beaver`` header; RULES.md §2.3 has none).
+        record's ``Beaver`` header; RULES.md §2.3 has none). Money sessions only.
+    score : (int, int)
+        The record players' scores before the game (matches).
+    crawford : bool
+        This game is the Crawford game.
+    met : MatchEquityTable, optional
+        The match equity table (default Kazaross-XG2).
     """
 
-    def __init__(self, ruleset, match_length: int, evaluator, jacoby: bool = True, beaver: bool = False):
+    def __init__(self, ruleset, match_length: int, evaluator, jacoby: bool = True, beaver: bool = False,
+                 score: tuple[int, int] = (0, 0), crawford: bool = False, met: MatchEquityTable | None = None):
         self.ruleset, self.evaluator = ruleset, evaluator
-        self.on = evaluator is not None and bool(ruleset.cube) and not match_length
-        self.jacoby, self.beaver = jacoby, beaver
+        self.match_length, self.crawford = match_length, crawford
+        self.score: tuple[int, int] = (int(score[0]), int(score[1]))
+        self.met = met if met is not None else (default_met() if match_length else None)
+        fits = not match_length or (match_length <= 64 and max(self.score) < match_length)
+        self.on = evaluator is not None and bool(ruleset.cube) and fits and not crawford
+        self.jacoby, self.beaver = jacoby and not match_length, beaver and not match_length
         self.turns: list[_Turn] = []
         self._open: _Turn | None = None  # a double waiting for the doubler's roll or an answer
 
@@ -122,16 +138,43 @@ class CubeTracker:
         method = getattr(self.evaluator, "probabilities", None)  # a plain callable: its equity alone
         probs = method(rows, self.ruleset) if method is not None else Evaluator.probabilities(
             self.evaluator, rows, self.ruleset)
-        for t, p in zip(self.turns, np.asarray(probs, dtype=np.float64)):
-            self._judge(rep, t, p)
+        effs = cube_efficiency(rows, self.ruleset)
+        for t, p, x in zip(self.turns, np.asarray(probs, dtype=np.float64), effs):
+            self._judge(rep, t, p, float(x))
 
-    def _judge(self, rep, t: _Turn, p) -> None:
+    def _state(self, t: _Turn) -> ScoreState | None:
+        """The match score from the seat of the player on roll (None in a money session, or
+        where the score cannot be: the tracker then leaves the turn out)."""
+        n = self.match_length
+        if not n:
+            return None
+        owner = 0 if t.owner is None else (1 if t.owner == t.player else -1)
+        return ScoreState(n, n - self.score[t.player], n - self.score[1 - t.player], t.cube, owner, False)
+
+    def _models(self, t: _Turn, p, x: float) -> tuple[CubeDecision, CubeDecision]:
+        """(the model without beavers, the model the session plays) for a turn."""
+        state = self._state(t)
+        if state is not None:
+            at_score = MatchCube.from_probabilities(p, state, x, self.met)
+            return at_score, at_score
         rel = 0 if t.owner is None else 1
-        plain = MoneyCube.from_probabilities(p, rel, jacoby=self.jacoby and t.cube == 1)
-        model = MoneyCube.from_probabilities(p, rel, jacoby=self.jacoby and t.cube == 1, beaver=True) \
-            if self.beaver else plain
+        plain = MoneyCube.from_probabilities(p, rel, jacoby=self.jacoby and t.cube == 1, efficiency=x)
+        model = MoneyCube.from_probabilities(p, rel, jacoby=self.jacoby and t.cube == 1, beaver=True,
+                                             efficiency=x) if self.beaver else plain
+        return plain, model
+
+    def _judge(self, rep, t: _Turn, p, x: float) -> None:
+        try:
+            plain, model = self._models(t, p, x)
+        except ValueError:  # InvalidArgument: a cube or score the model cannot hold
+            return
+        if not model.may_double:  # a dead cube (match play): no decision to judge
+            return
         numbers = {"proper": model.proper, "no_double": model.no_double, "double_take": model.double_take,
-                   "double_pass": model.double_pass}
+                   "double_pass": model.double_pass, "efficiency": x}
+        if isinstance(model, MatchCube):
+            numbers.update(no_double_mwc=model.no_double_mwc, double_take_mwc=model.double_take_mwc,
+                           double_pass_mwc=model.double_pass_mwc)
         counts = rep.cube_counts
         counts["decisions"][t.player] += 1
         if t.double is None:
@@ -166,10 +209,15 @@ class CubeTracker:
         out = {"kind": kind, "player": player, "move_number": t.move_number, "line": t.line, "cube": t.cube,
                "owner": t.owner, "board": pos.id(), "error": error, "error_memg": 1000 * error,
                "points": error * t.cube, **numbers}
+        if "no_double_mwc" in numbers:
+            nd, dt, dp = numbers["no_double_mwc"], numbers["double_take_mwc"], numbers["double_pass_mwc"]
+            out["error_mwc"] = {"missed_double": max(nd, min(dt, dp)) - nd, "wrong_double": nd - min(dt, dp),
+                                "wrong_take": dt - dp, "wrong_drop": dp - dt}[kind]
         if self.ruleset.has_bar:
             answer = kind in ("wrong_take", "wrong_drop")  # the taker's turn, with the double offered
             state = MatchState(cube_value=t.cube, cube_owner=t.owner, player_on_roll=t.player, game_state=1,
-                               turn=player, double_offered=answer, match_length=0, score=(0, 0), jacoby=self.jacoby)
+                               turn=player, double_offered=answer, match_length=self.match_length,
+                               score=self.score, jacoby=self.jacoby)
             out.update(position_id=pos.gnubg_id(), match_id=state.match_id(), xgid=pos.xgid(state))
         return out
 

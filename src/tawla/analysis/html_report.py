@@ -10,7 +10,7 @@ below 18, Casual player below 26, Beginner below 35, Awful! from 35). The equity
 cubeless and the rating of the error rate is of checker plays only: gnubg's *chequer play*
 rating.
 
-In money sessions the cube decisions are analysed too (:mod:`tawla.analysis.cube`: every turn
+The cube decisions are analysed too, money and match (:mod:`tawla.analysis.cube`: every turn
 where the player on roll could double, on the same evaluator's probabilities): each player's
 cube decisions, cube error rate (mEMG per close cube decision) and overall rate (checker and
 cube errors together per unforced play and close cube decision, rated on the same bands, as

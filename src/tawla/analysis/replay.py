@@ -225,7 +225,7 @@ def replay_game(game, ruleset: Ruleset, *, match_length: int = 0, crawford: bool
 def _replay_game(game, ruleset, match_length, crawford, jacoby, evaluator, path, actions,
                  beaver=False) -> GameReport:
     ahead = _Ahead(game.actions if actions is None else actions)
-    cubes = CubeTracker(ruleset, match_length, evaluator, jacoby, beaver)
+    cubes = CubeTracker(ruleset, match_length, evaluator, jacoby, beaver, tuple(game.score), crawford)
     rep = _replay(game, ahead, ruleset, match_length, crawford, jacoby, evaluator, path, cubes)
     cubes.finish(rep)
     ahead.drain()

@@ -33,7 +33,7 @@ def summary(reports) -> dict:
     -------
     dict
         ``mean_equity_loss`` in points per play, rounded to 4 decimals; ``cube_decisions``
-        (the analysed cube decisions of money sessions), ``cube_errors`` (their count per
+        (the analysed cube decisions, money and match), ``cube_errors`` (their count per
         kind of :data:`tawla.analysis.cube.KINDS`) and ``cube_error`` (their sum in points
         per unit of cube, rounded to 4 decimals).
     """
@@ -97,7 +97,7 @@ def _cube_table(rep) -> Table:
     """One column per player: cube decisions (close ones), each kind of cube error (count and
     mEMG in all), the cube, checker and overall error rates (mEMG per decision)."""
     stats = player_totals(rep)
-    t = Table(title="cube decisions (money model)")
+    t = Table(title="cube decisions (Janowski's model; in a match at its score)")
     t.add_column("")
     for s in stats:
         t.add_column(s["name"], justify="right")
@@ -147,7 +147,7 @@ def _totals_line(s: dict, evaluated: bool) -> str:
     line += f", mean equity loss {s['mean_equity_loss']:.3f}" if evaluated else ""
     if s["cube_decisions"]:
         errors = ", ".join(f"{n} {k.replace('_', ' ')}s" for k, n in s["cube_errors"].items())
-        line += f"; {plural(s['cube_decisions'], 'cube decision')} in money sessions: {errors}"
+        line += f"; {plural(s['cube_decisions'], 'cube decision')} judged: {errors}"
     return line
 
 

@@ -1,5 +1,6 @@
-"""Money-game cube decisions from cubeless probabilities (the Janowski model): the quick rule
-of :class:`CubeAction` and the cubeful equities of :class:`MoneyCube`."""
+"""Cube decisions from cubeless probabilities: the quick money rule of :class:`CubeAction`,
+the money-game cubeful equities of :class:`MoneyCube` (Janowski's model) and the cube
+efficiency of a position (:func:`cube_efficiency`); match play is :class:`tawla.met.MatchCube`."""
 
 from __future__ import annotations
 
@@ -8,8 +9,42 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InvalidArgument, quote
+from ..evaluation.board import is_race, pip_counts, sides
+from ..met import CubeDecision
+from ..rules import get_ruleset
 
-__all__ = ["CubeAction", "MoneyCube"]
+__all__ = ["CONTACT_EFFICIENCY", "BEAROFF_EFFICIENCY", "CubeAction", "MoneyCube", "cube_efficiency"]
+
+CONTACT_EFFICIENCY = 0.76
+"""Janowski's cube efficiency ``x`` of a position with contact (GNU Backgammon 1.1's value,
+crashed boards alike: fitted to its cubeful 0-ply equities to 1e-5)."""
+
+BEAROFF_EFFICIENCY = 0.6
+"""The efficiency when both sides have every checker home."""
+
+
+def cube_efficiency(rows, ruleset) -> np.ndarray:
+    """``float64[N]``: the cube efficiency of each position, by GNU Backgammon's classes:
+    :data:`CONTACT_EFFICIENCY` with contact; in a race ``0.6 + pips / 400`` (the side on
+    roll's pip count), at most 0.8; :data:`BEAROFF_EFFICIENCY` when both sides are home.
+
+    Parameters
+    ----------
+    rows : uint8[N, 56] or bytes
+    ruleset : Ruleset or str
+
+    Raises
+    ------
+    tawla.errors.InvalidId, tawla.errors.UnsupportedRuleset
+    """
+    r = get_ruleset(ruleset)
+    a = np.frombuffer(rows, dtype=np.uint8).reshape(1, -1) if isinstance(rows, bytes) else np.asarray(rows)
+    race = is_race(a, r)
+    me, opp, _ = sides(a.astype(np.uint8), r)
+    home = (me[:, 7:26].sum(1) == 0) & (opp[:, 7:26].sum(1) == 0)
+    pips = pip_counts(a, r)[:, 0]
+    x = np.where(race, np.minimum(0.6 + 0.0025 * pips, 0.8), CONTACT_EFFICIENCY)
+    return np.where(race & home, BEAROFF_EFFICIENCY, x)
 
 
 @dataclass(frozen=True)
@@ -122,7 +157,7 @@ def _cubeful(win: float, W: float, L: float, state: str, x: float, jacoby: bool)
 
 
 @dataclass(frozen=True)
-class MoneyCube:
+class MoneyCube(CubeDecision):
     """The cubeful equities of a money-game cube decision (Janowski's model) for the side on
     roll, before it rolls, in points per unit of the cube before the decision (EMG: a cash
     of the current cube is 1).
@@ -182,39 +217,3 @@ class MoneyCube:
         if beaver and dt < 0:
             dt *= 2
         return cls(float(nd), float(dt), 1.0, owner >= 0)
-
-    @property
-    def take(self) -> bool:
-        """Whether the opponent should take a double (the double-take equity is at most the pass's)."""
-        return self.double_take <= self.double_pass
-
-    @property
-    def doubled(self) -> float:
-        """The doubler's equity after a double answered right: min(double-take, double-pass)."""
-        return min(self.double_take, self.double_pass)
-
-    @property
-    def double(self) -> bool:
-        """Whether doubling is right (it may double and a double gains)."""
-        return self.may_double and self.doubled > self.no_double
-
-    @property
-    def too_good(self) -> bool:
-        """Playing on beats cashing: no double because no double is worth more than a pass."""
-        return self.may_double and self.no_double >= self.double_pass and not self.double
-
-    @property
-    def optimal(self) -> float:
-        """The equity of the right decision (points per unit of cube)."""
-        return max(self.no_double, self.doubled) if self.may_double else self.no_double
-
-    @property
-    def proper(self) -> str:
-        """The right decision in words: ``"double, take"``, ``"double, pass"``, ``"no double, take"``,
-        ``"too good, take"``, ``"too good, pass"`` (or ``"no double"`` when it may not double)."""
-        if not self.may_double:
-            return "no double"
-        answer = "take" if self.take else "pass"
-        if self.double:
-            return f"double, {answer}"
-        return f"too good, {answer}" if self.too_good else f"no double, {answer}"

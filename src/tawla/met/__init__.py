@@ -1,0 +1,8 @@
+"""Match play by match-winning chance: match equity tables (:mod:`tawla.met.table`) and the
+cubeful equity of a position at a match score (:mod:`tawla.met.cube`)."""
+
+from .cube import CubeDecision, MatchCube, ScoreState, probabilities5
+from .table import MAX_AWAY, MatchEquityTable, default_met, load_met, parse_met
+
+__all__ = ["MAX_AWAY", "CubeDecision", "MatchCube", "MatchEquityTable", "ScoreState", "default_met", "load_met",
+           "parse_met", "probabilities5"]

@@ -1,0 +1,207 @@
+"""Match equity tables and cubeful equity at a match score, against GNU Backgammon (the
+``gnubg`` package: its table, gammon prices, mwc2eq and its cubeful 0-ply move scores) and
+against values worked by hand; bad table files and impossible scores."""
+
+import random
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from conftest import require_module, shared_path
+from tawla import Position
+from tawla.bots.cube import cube_efficiency
+from tawla.errors import FormatError, InvalidArgument
+from tawla.met import MAX_AWAY, MatchCube, ScoreState, default_met, load_met, parse_met
+from tawla.met.cube import (cash_points, cubeful_mwc, cubeless_equity, emg_to_mwc, gammon_prices,
+                            mwc_to_emg)
+from tawla.oracles import gnubg_board
+
+
+gnubg = require_module("gnubg")
+MET = default_met()
+
+
+def random_states(rng: random.Random, n: int):
+    """(gnubg cubeinfo arguments, ScoreState of player 0 on roll) for n random match states."""
+    out = []
+    while len(out) < n:
+        length = rng.choice([1, 3, 5, 7, 9, 11, 13, 17, 25])
+        s = [rng.randrange(length), rng.randrange(length)]
+        cube = rng.choice([1, 1, 2, 4, 8])
+        owner = -1 if cube == 1 else rng.randrange(2)
+        crawford = (length - s[0] == 1) != (length - s[1] == 1) and cube == 1 and rng.random() < 0.5
+        state = ScoreState(length, length - s[0], length - s[1], cube,
+                           0 if owner == -1 else (1 if owner == 0 else -1), crawford)
+        out.append(((cube, owner, 0, length, tuple(s), int(crawford)), state))
+    return out
+
+
+class TestTable:
+    @pytest.mark.parametrize("n", [25, MAX_AWAY])
+    def test_gnubg_table_and_its_extension(self, n):
+        pre, post = MET.to_lists(n)
+        g_pre, g_post0, g_post1 = gnubg.met(n)
+        assert np.abs(np.array(pre) - np.array(g_pre)).max() < 2e-7  # float32 against float64
+        assert np.abs(np.array(post) - np.array(g_post0)).max() < 2e-7
+        assert g_post0 == g_post1
+
+    def test_published_values(self):
+        """Kazaross-XG2 as published: 2-away 4-away 0.66870 (its row 2), the Crawford game at
+        1-away 2-away 0.67736, and the post-Crawford trailer at 2-away 0.48803."""
+        assert MET.name.startswith("Kazaross XG2") and MET.length == 25
+        assert MET.mwc(2, 4) == 0.66870 and MET.mwc(4, 2) == pytest.approx(1 - 0.66870)
+        assert MET.mwc(1, 2) == 0.67736 and MET.mwc(5, 5) == 0.5
+        assert MET.mwc(2, 1, post_crawford=True) == 0.48803 and MET.mwc(1, 2, post_crawford=True) == 1 - 0.48803
+        assert MET.mwc(0, 3) == 1.0 and MET.mwc(3, 0) == 0.0
+
+    def test_bad_files(self, tmp_path):
+        cases = {
+            "not xml": "this is not a table",
+            "root": "<table/>",
+            "parametric": '<met><pre-crawford-table type="zadeh"/></met>',
+            "short row": "<met><pre-crawford-table><row><me>0.5</me><me>0.6</me></row><row><me>0.4</me></row>"
+                         "</pre-crawford-table><post-crawford-table><row><me>0.5</me></row></post-crawford-table></met>",
+            "not a chance": "<met><pre-crawford-table><row><me>1.5</me></row></pre-crawford-table>"
+                            "<post-crawford-table><row><me>0.5</me></row></post-crawford-table></met>",
+            "not a number": "<met><pre-crawford-table><row><me>x</me></row></pre-crawford-table></met>",
+            "no post-Crawford": "<met><pre-crawford-table><row><me>0.5</me></row></pre-crawford-table></met>",
+            "wrong length": "<met><info><length>3</length></info><pre-crawford-table><row><me>0.5</me></row>"
+                            "</pre-crawford-table><post-crawford-table><row/></post-crawford-table></met>",
+        }
+        for what, text in cases.items():
+            with pytest.raises(FormatError):
+                parse_met(text, what)
+        path = tmp_path / "bad.xml"
+        path.write_bytes(b"\xff\xfe<met>")
+        with pytest.raises(FormatError):
+            load_met(path)
+        one = parse_met("<met><pre-crawford-table><row><me>0.5</me></row></pre-crawford-table>"
+                        "<post-crawford-table><row/></post-crawford-table></met>", "one point")
+        assert one.length == 1 and one.mwc(1, 1) == 0.5 and 0 < one.mwc(7, 3) < 0.5  # extended
+
+    def test_reads_gnubg_file(self):
+        t = load_met(str(resources.files("tawla") / "data" / "met" / "Kazaross-XG2.xml"))
+        assert np.array_equal(t.pre, MET.pre) and np.array_equal(t.post, MET.post)
+
+
+class TestScoreState:
+    @pytest.mark.parametrize("args", [
+        (0, 1, 1), (5, 0, 3), (5, 6, 3), (5, 3, 3, 3), (5, 3, 3, 2, 2), (5, 3, 3, 1, 0, True),
+        (5, 1, 1, 1, 0, True), (5, 1, 3, 2, -1, True), (5, 3, 3, 2, 0), (5, 3, 3, True),
+        (MAX_AWAY + 1, 3, 3)])
+    def test_impossible(self, args):
+        with pytest.raises(InvalidArgument):
+            ScoreState(*args)
+
+    def test_may_double(self):
+        assert ScoreState(5, 3, 3).may_double and not ScoreState(5, 3, 3, 2, -1).may_double
+        assert not ScoreState(5, 1, 3, crawford=True).may_double
+        assert not ScoreState(5, 1, 3).may_double and ScoreState(5, 3, 1).may_double  # post-Crawford: the trailer
+        assert not ScoreState(5, 2, 4, 2, 1).may_double  # the cube reaches the match point already
+
+
+class TestAgainstGnubg:
+    def test_gammon_prices_and_conversions(self):
+        """At 300 random states: gnubg's gammon prices, mwc2eq and eq2mwc."""
+        for args, st in random_states(random.Random(1), 300):
+            ci = gnubg.cubeinfo(*args)
+            g = ci["gammonprice"]
+            ours = gammon_prices(st, MET)
+            assert ours == pytest.approx((g[0][0], g[1][0], g[0][1], g[1][1]), abs=2e-4, rel=1e-4)
+            for m in (0.1, 0.37, 0.9):
+                assert mwc_to_emg(m, st, MET) == pytest.approx(gnubg.mwc2eq(m, ci), rel=1e-4, abs=1e-5)
+                assert emg_to_mwc(mwc_to_emg(m, st, MET), st, MET) == pytest.approx(m)
+            assert emg_to_mwc(0.2, st, MET) == pytest.approx(gnubg.eq2mwc(0.2, ci), abs=1e-6)
+
+    def test_cubeless_equity_at_the_score(self):
+        board = gnubg.positionfromid("4HPwATDgc/ABMA")
+        for args, st in random_states(random.Random(2), 60):
+            ci = gnubg.cubeinfo(*args)
+            out = gnubg.evaluate(board, ci, gnubg.evalcontext(0, 0, 1, 0, 0.0))
+            assert cubeless_equity(np.array(out[:5]), st, MET) == pytest.approx(out[5], abs=2e-5)
+
+    def test_cubeful_move_scores(self):
+        """gnubg's cubeful 0-ply score of every play (the opponent's cube decision at the score
+        on gnubg's own cubeless probabilities) at 60 random (score, cube, dice) states: the
+        sorted scores agree to 1e-4. Two-sided bear-offs are left out (gnubg takes their
+        efficiency from its exact money table)."""
+        path = shared_path("data", "positions", "bg_contact_1000.pid")
+        ids = [ln.split()[0] for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+        rng = random.Random(3)
+        ec0, ec1 = gnubg.evalcontext(0, 0, 1, 0, 0.0), gnubg.evalcontext(1, 0, 1, 0, 0.0)
+        compared = 0
+        for args, st in random_states(rng, 60):
+            pid = rng.choice(ids)
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            ci_opp = gnubg.cubeinfo(args[0], args[1], 1, *args[3:])
+            pos = Position.from_gnubg_id(pid)
+            ours, skip = [], False
+            for mv in pos.legal_moves(dice):
+                row = pos.play(mv).row
+                child = gnubg_board(row, "opposite")
+                if gnubg.classify(child) in (4, 5):
+                    skip = True
+                    break
+                probs = gnubg.evaluate(child, ci_opp, ec0)[:5]
+                d = MatchCube.from_probabilities(probs, st.flipped(), float(cube_efficiency(row, "backgammon")[0]))
+                ours.append(mwc_to_emg(1 - d.optimal_mwc, st, MET))
+            if skip or not ours:
+                continue
+            theirs = [m["score"] for m in gnubg.findbestmoves(gnubg.positionfromid(pid), gnubg.cubeinfo(*args), ec1, dice)]
+            ours.sort(reverse=True)
+            assert len(ours) == len(theirs)
+            assert ours == pytest.approx(theirs, abs=1e-4), (pid, args, dice)
+            compared += 1
+        assert compared >= 50
+
+
+class TestByHand:
+    P = np.array([0.6, 0.0, 0.0, 0.0, 0.0])  # no gammons
+
+    def test_dead_cube(self):
+        """A cube at both players' match points: the cubeless chance, 0.6 of winning."""
+        st = ScoreState(5, 2, 2, 2, -1)
+        assert not st.cube_alive and cubeful_mwc(self.P, st, 0.76, MET) == pytest.approx(0.6)
+        assert MatchCube.from_probabilities(self.P, st).proper == "no double"
+
+    def test_two_away_two_away(self):
+        """2-away 2-away: the model values the cube dead (double at once); with no gammons a
+        double is worth the whole game (DMP), so at 0.4 the taker takes and at 0.6 it is a double."""
+        st = ScoreState(5, 2, 2)
+        assert not st.cube_alive
+        m = MatchCube.from_probabilities(self.P, st)
+        assert m.double_take_mwc == pytest.approx(0.6) and m.no_double_mwc == pytest.approx(0.6 * 0.67736 + 0.4 * 0.32264)
+        assert m.proper == "double, take"
+
+    def test_free_drop(self):
+        """Post-Crawford, the trailer 2 away doubles at once: taken, one game decides the match;
+        dropped, 1-away 1-away."""
+        st = ScoreState(5, 2, 1)
+        assert st.post_crawford and st.may_double
+        m = MatchCube.from_probabilities(np.array([0.45, 0, 0, 0, 0]), st)
+        assert m.double_take_mwc == pytest.approx(0.45)  # one game for the match
+        assert m.double_pass_mwc == pytest.approx(0.5)  # 1-away 1-away after the drop
+        assert m.double and m.proper == "double, take"
+
+    def test_crawford_game(self):
+        st = ScoreState(5, 1, 3, crawford=True)
+        m = MatchCube.from_probabilities(self.P, st)
+        assert not m.may_double and m.proper == "no double"
+        # no cube: a win ends the match, a loss leaves the trailer 2 away after the Crawford game
+        assert m.no_double_mwc == pytest.approx(0.6 + 0.4 * (1 - MET.post[1]))
+
+    def test_cash_points_money_like(self):
+        """Far from the end, gammonless: cash points near money's 0.8."""
+        cp = cash_points(self.P, ScoreState(25, 25, 25), MET)
+        assert 0.7 < cp[0] < 0.85 and cp[0] == pytest.approx(cp[1])
+
+    def test_bad_input(self):
+        st = ScoreState(5, 3, 3)
+        for bad in ([0.5] * 4, [2, 0, 0, 0, 0], [float("nan")] * 5):
+            with pytest.raises(InvalidArgument):
+                MatchCube.from_probabilities(bad, st)
+        with pytest.raises(InvalidArgument):
+            MatchCube.from_probabilities(self.P, st, efficiency=1.5)
+        with pytest.raises(InvalidArgument):
+            MatchCube.from_probabilities(self.P, (5, 3, 3))
