@@ -2,6 +2,7 @@
 ``gnubg`` package: its table, gammon prices, mwc2eq and its cubeful 0-ply move scores) and
 against values worked by hand; bad table files and impossible scores."""
 
+import json
 import random
 from importlib import resources
 
@@ -9,7 +10,10 @@ import numpy as np
 import pytest
 
 from conftest import require_module, shared_path
-from tawla import Position
+from tawla import Bot, Position
+from tawla.bots import MoneyCube
+from tawla.cli.__main__ import main
+from tawla.formats.gnubg import MatchState
 from tawla.bots.cube import cube_efficiency
 from tawla.errors import FormatError, InvalidArgument
 from tawla.met import MAX_AWAY, MatchCube, ScoreState, default_met, load_met, parse_met
@@ -205,3 +209,41 @@ class TestByHand:
             MatchCube.from_probabilities(self.P, st, efficiency=1.5)
         with pytest.raises(InvalidArgument):
             MatchCube.from_probabilities(self.P, (5, 3, 3))
+
+
+class TestCommandAndBot:
+    def test_bot_cube_action_at_the_score(self):
+        bot = Bot("backgammon", "net0")
+        pos = Position.from_gnubg_id("sNvBATDYc+ABMA")
+        quick = bot.cube_action(pos)  # today's call keeps working
+        assert not quick.double
+        m = bot.cube_action(pos, match_state=MatchState(match_length=5, score=(2, 3)))
+        assert isinstance(m, MatchCube) and m.state == ScoreState(5, 3, 2) and m.proper == "no double, take"
+        money = bot.cube_action(pos, match_state=MatchState(match_length=0, jacoby=False))
+        assert isinstance(money, MoneyCube) and money.proper == "no double, take"
+        crawford = bot.cube_action(pos, match_state=MatchState(match_length=5, score=(2, 4), crawford=True))
+        assert not crawford.may_double
+        with pytest.raises(InvalidArgument):
+            bot.cube_action(pos, match_state="5 points")
+
+    def test_cube_command(self, capsys):
+        assert main(["cube", "sNvBATDYc+ABMA", "--length", "5", "--score", "2-3"]) == 0
+        out = capsys.readouterr().out
+        assert "Cube analysis (net0; 5-point match, 3-away 2-away, cube 1)" in out
+        assert "1. No double" in out and "MWC" in out and "Proper cube action: No double, take" in out
+        assert main(["cube", "4HPwATDgc/ABMA", "--length", "7", "--score", "4-6", "--crawford", "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["may_double"] is False and data["double_take"] is None and 0 < data["no_double_mwc"] < 0.5
+        assert main(["cube", "4HPwATDgc/ABMA", "--level", "net1", "--json"]) == 0  # money, one roll ahead
+        data = json.loads(capsys.readouterr().out)
+        assert data["match_length"] == 0 and data["double_pass"] == 1.0 and data["proper"] == "no double, take"
+
+    def test_cube_command_refuses(self, tmp_path, capsys):
+        bad = tmp_path / "bad.xml"
+        bad.write_text('<met><pre-crawford-table type="zadeh"/></met>')
+        assert main(["cube", "4HPwATDgc/ABMA", "--length", "5", "--met", str(bad)]) != 0
+        assert main(["cube", "4HPwATDgc/ABMA", "--length", "5", "--score", "5-1"]) != 0
+        assert main(["cube", "4HPwATDgc/ABMA", "--cube", "3"]) != 0
+        assert main(["cube", "4HPwATDgc/ABMA", "--ruleset", "tawla31"]) != 0
+        err = capsys.readouterr().err
+        assert "FormatError" in err or "explicit" in err

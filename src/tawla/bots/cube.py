@@ -10,10 +10,32 @@ import numpy as np
 
 from ..errors import InvalidArgument, quote
 from ..evaluation.board import is_race, pip_counts, sides
-from ..met import CubeDecision
+from ..formats.gnubg import MatchState
+from ..met import CubeDecision, MatchCube, MatchEquityTable, ScoreState
 from ..rules import get_ruleset
 
-__all__ = ["CONTACT_EFFICIENCY", "BEAROFF_EFFICIENCY", "CubeAction", "MoneyCube", "cube_efficiency"]
+__all__ = ["CONTACT_EFFICIENCY", "BEAROFF_EFFICIENCY", "CubeAction", "MoneyCube", "cube_decision", "cube_efficiency",
+           "score_state"]
+
+
+def score_state(state: MatchState) -> ScoreState | None:
+    """The match of a gnubg Match ID (:class:`tawla.formats.gnubg.MatchState`) from the seat of
+    its player on roll; None for a money game (length 0).
+
+    Raises
+    ------
+    tawla.errors.InvalidArgument
+        A state the match model cannot hold (a match longer than :data:`tawla.met.MAX_AWAY`
+        points, a cube turned in the Crawford game, a centred cube above 1).
+    """
+    if not isinstance(state, MatchState):
+        raise InvalidArgument(f"match_state must be a MatchState, not {type(state).__name__}")
+    n = state.match_length
+    if not n:
+        return None
+    me = state.player_on_roll
+    owner = 0 if state.cube_owner is None else (1 if state.cube_owner == me else -1)
+    return ScoreState(n, n - state.score[me], n - state.score[1 - me], state.cube_value, owner, state.crawford)
 
 CONTACT_EFFICIENCY = 0.76
 """Janowski's cube efficiency ``x`` of a position with contact (GNU Backgammon 1.1's value,
@@ -217,3 +239,22 @@ class MoneyCube(CubeDecision):
         if beaver and dt < 0:
             dt *= 2
         return cls(float(nd), float(dt), 1.0, owner >= 0)
+
+
+def cube_decision(probs, row: bytes, ruleset, state: MatchState,
+                  met: MatchEquityTable | None = None) -> CubeDecision:
+    """The cube decision of the side on roll of ``row`` on its cubeless pre-roll probabilities:
+    :class:`tawla.met.MatchCube` at the score of a match, :class:`MoneyCube` (with the state's
+    Jacoby rule) in a money game; the efficiency of the position's class (:func:`cube_efficiency`).
+
+    Raises
+    ------
+    tawla.errors.InvalidArgument
+        Bad probabilities, or a state the match model cannot hold (:func:`score_state`).
+    """
+    x = float(cube_efficiency(row, ruleset)[0])
+    s = score_state(state)
+    if s is None:
+        owner = 0 if state.cube_owner is None else (1 if state.cube_owner == state.player_on_roll else -1)
+        return MoneyCube.from_probabilities(probs, owner, jacoby=state.jacoby and owner == 0, efficiency=x)
+    return MatchCube.from_probabilities(probs, s, x, met)

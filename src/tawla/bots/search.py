@@ -53,10 +53,12 @@ from ..errors import ConfigError, InvalidAction, InvalidArgument, InvalidPositio
 from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
 from ..evaluation.routing import compiled_net_choice
+from ..formats.gnubg import MatchState
+from ..met import CubeDecision, MatchEquityTable
 from ..position import Position
 from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
-from .cube import CubeAction
+from .cube import CubeAction, cube_decision
 
 __all__ = ["Bot", "RankedMove"]
 
@@ -506,29 +508,42 @@ class Bot:
         return out
 
     def cube_action(self, position: Position, cube_value: int = 1, cube_owner: int = 0,
-                    efficiency: float = 0.68) -> CubeAction:
-        """Money-game cube decision for the side on roll, before it rolls (backgammon only).
+                    efficiency: float = 0.68, *, match_state: MatchState | None = None,
+                    met: MatchEquityTable | None = None) -> CubeAction | CubeDecision:
+        """The cube decision of the side on roll, before it rolls (backgammon only).
 
-        A Janowski-style model on the cubeless pre-roll probabilities (:meth:`preroll`):
-        with ``W``/``L`` the average points of a win/loss and ``x`` the cube efficiency,
-        the taker's take point is ``(L_t - 1/2) / (W_t + L_t + x/2)`` (its ``W_t = L``,
-        ``L_t = W``), and the side on roll doubles when its winning chance is within 0.1
-        of the opponent's take point, unless the opponent would pass and playing on is
-        worth more than cashing (too good: cubeless equity > 1).
+        Without ``match_state``: the quick money-game rule of :class:`CubeAction` on the
+        cubeless pre-roll probabilities (:meth:`preroll`): with ``W``/``L`` the average points
+        of a win/loss and ``x`` the cube efficiency, the taker's take point is
+        ``(L_t - 1/2) / (W_t + L_t + x/2)`` (its ``W_t = L``, ``L_t = W``), and the side on roll
+        doubles when its winning chance is within 0.1 of the opponent's take point, unless the
+        opponent would pass and playing on is worth more than cashing (too good: cubeless
+        equity > 1).
+
+        With ``match_state`` (a gnubg Match ID's fields, its player on roll the position's side
+        on roll): the cubeful equities of no double, double/take and double/pass — in a match
+        at its score (:class:`tawla.met.MatchCube`, also as match-winning chances), in a money
+        game :class:`MoneyCube` with the state's Jacoby rule — on the same probabilities, with
+        the efficiency of the position's class (:func:`tawla.bots.cube_efficiency`); their
+        ``proper`` says the right action.
 
         Parameters
         ----------
         position : tawla.Position
         cube_value : int
-            Current cube value (the decision does not depend on it in money play).
+            Current cube value (the quick rule does not depend on it).
         cube_owner : int
             0 centred, 1 the side on roll, -1 the opponent (then doubling is not allowed).
         efficiency : float
-            Cube efficiency ``x`` of the Janowski model.
+            Cube efficiency ``x`` of the quick rule.
+        match_state : tawla.formats.gnubg.MatchState, optional
+            The cube, its owner and the score (``cube_value`` and ``cube_owner`` are then unused).
+        met : tawla.met.MatchEquityTable, optional
+            The match equity table (default Kazaross-XG2).
 
         Returns
         -------
-        CubeAction
+        CubeAction, or (with ``match_state``) MoneyCube or tawla.met.MatchCube
 
         Raises
         ------
@@ -537,12 +552,15 @@ class Bot:
         tawla.errors.InvalidPosition
             Not a Position.
         tawla.errors.InvalidArgument
-            An efficiency outside [0, 1], a cube value below 1 or an owner not -1, 0 or 1.
+            An efficiency outside [0, 1], a cube value below 1, an owner not -1, 0 or 1, or a
+            match state the model cannot hold (:func:`tawla.bots.cube.score_state`).
         """
         r = self.ruleset
         if not r.cube:
             raise UnsupportedRuleset(f"{r.name} has no doubling cube")
         self._own(position)
+        if match_state is not None:
+            return cube_decision(self.preroll(position), position.row, r, match_state, met)
         if isinstance(cube_value, bool) or not isinstance(cube_value, (int, np.integer)) or cube_value < 1:
             raise InvalidArgument(f"cube_value must be a whole number >= 1, not {quote(cube_value)}")
         if (isinstance(cube_owner, bool) or not isinstance(cube_owner, (int, np.integer))

@@ -3,6 +3,7 @@
 ``tawla moves ID DICE``    the legal plays of a position, ranked by a bot (gnubg Position ID, XGID or tawla ID)
 ``tawla board ID``         the board diagram of a position and its IDs (gnubg, XGID, tawla)
 ``tawla rollout ID...``    positions, or every play of a roll, rolled out (trials, standard errors)
+``tawla cube ID``          the cube decision of a position, money or at a match score
 ``tawla analyze FILE...``  replay and analyse match records (.mat/.txt/.sgf; dirs, globs)
 ``tawla evaluate FILE``    evaluate a file of positions to .csv, .jsonl or .parquet
 ``tawla selfplay``         the engine plays itself and writes a .mat or .sgf record
@@ -25,7 +26,7 @@ import sys
 
 from .._version import __version__
 from ..errors import ConfigError, InvalidDice, TawlaError
-from . import analyze, bench, board, evaluate, moves, rollout, selfplay, serve, train
+from . import analyze, bench, board, cube, evaluate, moves, rollout, selfplay, serve, train
 from .analyze import sample_files
 
 __all__ = ["main", "build_parser", "exit_status", "sample_files", "EXIT_OK", "EXIT_BAD_DATA", "EXIT_USAGE"]
@@ -37,7 +38,7 @@ EXIT_USAGE = 2
 USAGE_ERRORS = (ConfigError, InvalidDice)
 """The :mod:`tawla.errors` classes that mean the command line itself is wrong (exit 2)."""
 
-COMMANDS = (moves, board, rollout, analyze, evaluate, selfplay, train, bench, serve)
+COMMANDS = (moves, board, cube, rollout, analyze, evaluate, selfplay, train, bench, serve)
 """The command modules, in the order ``tawla -h`` lists them."""
 
 

@@ -1,0 +1,150 @@
+"""``tawla cube ID``: the cube decision of the side on roll, money or at a match score, printed
+as GNU Backgammon prints a cube analysis."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+
+from ..bots import Bot
+from ..bots.cube import cube_decision
+from ..errors import ConfigError
+from ..evaluation import evaluate_rows
+from ..evaluation.net import shipped_net
+from ..met import MatchCube, load_met
+from .arguments import POSITION_HELP, RULESET_HELP, add_match_options, id_lines, load_position, match_state
+
+__all__ = ["add_parser", "run", "LEVELS"]
+
+HELP = "the cube decision of a position: no double, double/take, double/pass, money or at a match score"
+DESCRIPTION = (
+    "Print the board and its IDs, the cubeless probabilities of the side on roll before it rolls, "
+    "the cubeful equities of no double, double/take and double/pass and the proper cube action, "
+    "as GNU Backgammon's cube analysis prints them. In a match (--length and --score, or an XGID "
+    "that carries them) the equities are normalised (EMG: +1 a win of the cube's value) and also "
+    "given as match-winning chances, from the Kazaross-XG2 table or --met FILE; Janowski's model "
+    "with the cube efficiency of the position's class, as GNU Backgammon's 0-ply evaluation."
+)
+
+LEVELS = ("net0", "net1")
+"""``net0``: the shipped network's probabilities of the position (0 ply); ``net1``: the
+average over the 21 rolls of the best play's (one roll of lookahead)."""
+
+_ACTION_NAMES = {"no_double": "No double", "double_take": "Double, take", "double_pass": "Double, pass"}
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Register ``cube`` on the ``tawla`` parser's subparsers."""
+    p = subparsers.add_parser("cube", help=HELP, description=DESCRIPTION)
+    p.add_argument("position", help=POSITION_HELP)
+    p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)
+    p.add_argument("--level", choices=LEVELS, default="net0",
+                   help="net0: the network's probabilities (0 ply); net1: one roll of lookahead (default: %(default)s)")
+    p.add_argument("--met", default=None, metavar="FILE",
+                   help="a match equity table in GNU Backgammon's XML format (default: Kazaross-XG2)")
+    p.add_argument("--json", action="store_true", help="one JSON object instead of the text")
+    add_match_options(p)
+    p.set_defaults(run=run)
+    return p
+
+
+def _proper(d) -> str:
+    text = d.proper
+    if isinstance(d, MatchCube) and not d.may_double and d.state is not None:
+        return "no double (dead cube)" if d.state.owner >= 0 else "no double (the opponent owns the cube)"
+    return text[0].upper() + text[1:]
+
+
+def decision_dict(d, probs) -> dict:
+    """The JSON fields of a decision: probabilities, the three equities (EMG and, in a match,
+    MWC), the proper action and the error of each action against it."""
+    out = {"probabilities": [round(float(v), 6) for v in probs[1:]], "cubeless_equity": round(float(probs[0]), 6),
+           "may_double": d.may_double, "proper": d.proper}
+    for k in _ACTION_NAMES:
+        usable = d.may_double or k == "no_double"  # no double is the only action of a dead or owned cube
+        out[k] = round(float(getattr(d, k)), 6) if usable else None
+        if isinstance(d, MatchCube):
+            out[k + "_mwc"] = round(float(getattr(d, k + "_mwc")), 6) if usable else None
+    out["optimal"] = round(float(d.optimal), 6)
+    if isinstance(d, MatchCube):
+        out["optimal_mwc"] = round(float(d.optimal_mwc), 6)
+    return out
+
+
+def decision_lines(d, probs, what: str) -> list[str]:
+    """GNU Backgammon's cube analysis: the probabilities, then each action (the proper one
+    first) with its equity and its difference from the proper one's."""
+    lines = [f"Cube analysis ({what})",
+             "  {:.3f} {:.3f} {:.3f} - {:.3f} {:.3f} {:.3f}   cubeless equity {:+.3f}".format(
+                 probs[1], probs[2], probs[3], 1 - probs[1], probs[4], probs[5], probs[0])]
+    if not d.may_double:
+        lines += ["Cubeful equity:", f"1. No double           {d.no_double:+.3f}"]
+    else:
+        best = d.optimal
+        order = sorted(_ACTION_NAMES, key=lambda k: (abs(getattr(d, k) - best) > 1e-12, -getattr(d, k)))
+        if d.double and d.take:
+            order = ["double_take"] + [k for k in order if k != "double_take"]
+        elif d.double:
+            order = ["double_pass"] + [k for k in order if k != "double_pass"]
+        else:
+            order = ["no_double"] + [k for k in order if k != "no_double"]
+        lines.append("Cubeful equities:")
+        for i, k in enumerate(order, 1):
+            eq = getattr(d, k)
+            line = f"{i}. {_ACTION_NAMES[k]:20s} {eq:+.3f}"
+            if i > 1:
+                line += f"  ({eq - best:+.3f})"
+            if isinstance(d, MatchCube):
+                line = f"{line:40s} MWC {100 * getattr(d, k + '_mwc'):5.1f}%"
+            lines.append(line)
+    lines.append(f"Proper cube action: {_proper(d)}")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the cube analysis; exit status 0.
+
+    Raises
+    ------
+    tawla.errors.UnsupportedRuleset
+        A ruleset without a doubling cube.
+    tawla.errors.InvalidId, tawla.errors.InvalidPosition
+    tawla.errors.ConfigError
+        Match options that make no match state.
+    tawla.errors.FormatError
+        A --met file that is not a table.
+    tawla.errors.InvalidArgument
+        A match state the model cannot hold (a Crawford game with the cube turned...).
+    """
+    pos = load_position(args.position, args.ruleset)
+    if not pos.ruleset.cube:
+        raise ConfigError(f"{pos.ruleset.name} has no doubling cube")
+    state = match_state(args, args.position, pos)
+    assert state is not None  # a ruleset with a cube has backgammon's board
+    met = load_met(args.met) if args.met else None
+    r = pos.ruleset
+    if args.level == "net1":
+        probs = Bot(r, "net0").preroll(pos)
+    else:
+        probs = np.asarray(evaluate_rows(pos.to_array()[None], r, contact=shipped_net(r)), dtype=np.float64)[0]
+    d = cube_decision(probs, pos.row, r, state, met)
+    n = state.match_length
+    if n:
+        me = state.player_on_roll
+        what = (f"{args.level}; {n}-point match, {n - state.score[me]}-away {n - state.score[1 - me]}-away, "
+                f"cube {state.cube_value}{' (Crawford)' if state.crawford else ''}")
+    else:
+        what = f"{args.level}; money game, cube {state.cube_value}{', Jacoby' if state.jacoby else ''}"
+    if args.json:
+        print(json.dumps({"position": pos.gnubg_id(), "match_id": state.match_id(), "xgid": pos.xgid(state),
+                          "level": args.level, "match_length": n, **decision_dict(d, probs)}))
+        return 0
+    print(pos)
+    print()
+    print("\n".join(id_lines(pos, state)))
+    print()
+    print("\n".join(decision_lines(d, probs, what)))
+    return 0
+
