@@ -14,7 +14,7 @@ from tawla import Bot, Position
 from tawla.bots import MoneyCube
 from tawla.cli.__main__ import main
 from tawla.formats.gnubg import MatchState
-from tawla.bots.cube import cube_efficiency
+from tawla.bots.cube import GNUBG_PACKAGE_EFFICIENCY, cube_decision, cube_efficiency
 from tawla.errors import FormatError, InvalidArgument
 from tawla.met import MAX_AWAY, MatchCube, ScoreState, default_met, load_met, parse_met
 from tawla.met.cube import (cash_points, cubeful_mwc, cubeless_equity, emg_to_mwc, gammon_prices,
@@ -128,8 +128,8 @@ class TestAgainstGnubg:
     def test_cubeful_move_scores(self):
         """gnubg's cubeful 0-ply score of every play (the opponent's cube decision at the score
         on gnubg's own cubeless probabilities) at 60 random (score, cube, dice) states: the
-        sorted scores agree to 1e-4. Two-sided bear-offs are left out (gnubg takes their
-        efficiency from its exact money table)."""
+        sorted scores agree to 1e-4, with the package's cube efficiencies. Two-sided bear-offs
+        are left out (gnubg takes their efficiency from its exact money table)."""
         path = shared_path("data", "positions", "bg_contact_1000.pid")
         ids = [ln.split()[0] for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
         rng = random.Random(3)
@@ -148,7 +148,8 @@ class TestAgainstGnubg:
                     skip = True
                     break
                 probs = gnubg.evaluate(child, ci_opp, ec0)[:5]
-                d = MatchCube.from_probabilities(probs, st.flipped(), float(cube_efficiency(row, "backgammon")[0]))
+                x = float(cube_efficiency(row, "backgammon", GNUBG_PACKAGE_EFFICIENCY)[0])
+                d = MatchCube.from_probabilities(probs, st.flipped(), x)
                 ours.append(mwc_to_emg(1 - d.optimal_mwc, st, MET))
             if skip or not ours:
                 continue
@@ -162,6 +163,11 @@ class TestAgainstGnubg:
 
 class TestByHand:
     P = np.array([0.6, 0.0, 0.0, 0.0, 0.0])  # no gammons
+
+    def test_a_sure_win_without_gammons_doubles_out(self):
+        """Nothing to play on for: a double (passed) ties no double, and a tie doubles."""
+        m = MatchCube.from_probabilities([1.0, 0, 0, 0, 0], ScoreState(3, 3, 3))
+        assert m.proper == "double, pass"
 
     def test_dead_cube(self):
         """A cube at both players' match points: the cubeless chance, 0.6 of winning."""
@@ -247,3 +253,40 @@ class TestCommandAndBot:
         assert main(["cube", "4HPwATDgc/ABMA", "--ruleset", "tawla31"]) != 0
         err = capsys.readouterr().err
         assert "FormatError" in err or "explicit" in err
+
+
+def _export_blocks(path):
+    """(Position ID, Match ID, gnubg's five probabilities, its proper action) of the cube
+    analysis blocks of a GNU Backgammon text export."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    pid = mid = None
+    for i, line in enumerate(lines):
+        if "Position ID:" in line:
+            pid = line.split(":", 1)[1].strip()
+        elif line.strip().startswith("Match ID"):
+            mid = line.split(":", 1)[1].strip()
+        elif line.strip() == "Cube analysis":
+            nums = [float(v) for v in lines[i + 2].split() if v != "-"] if " - " in lines[i + 2] else None
+            proper = next(x for x in lines[i + 3:i + 10] if x.startswith("Proper cube action:"))
+            if nums and len(nums) == 6:
+                yield pid, mid, [nums[0], nums[1], nums[2], nums[4], nums[5]], proper.split(":", 1)[1].split("(")[0].strip()
+
+
+def test_gnubg_analyses_cube_actions():
+    """The 0-ply cube analyses of real matches by GNU Backgammon 1.07 (the shared
+    gnubg-analysed set, 5- and 7-point matches): its printed probabilities through tawla's
+    model at the score give its proper action (redoubles as doubles) in at least 99%."""
+    folder = shared_path("data", "gnubg-analysed", "analysed", "0-ply")
+    agree = n = 0
+    for path in sorted(folder.glob("galaxy_[57]pt_*.txt")):
+        for pid, mid, probs, proper in _export_blocks(path):
+            state = MatchState.from_match_id(mid)
+            if state.double_offered:  # an answer: printed from the taker's side
+                probs = [1 - probs[0], probs[3], probs[4], probs[1], probs[2]]
+            d = cube_decision(probs, Position.from_gnubg_id(pid).row, "backgammon", state)
+            theirs = proper.lower().replace("redouble", "double").replace("too good to double", "too good")
+            theirs = theirs.replace("never double, take (dead cube)", "no double")
+            mine = d.proper if d.may_double else "no double"
+            n += 1
+            agree += mine == theirs or (theirs.startswith("optional") and not d.double)
+    assert n > 1000 and agree / n >= 0.99, (agree, n)

@@ -14,8 +14,8 @@ from ..formats.gnubg import MatchState
 from ..met import CubeDecision, MatchCube, MatchEquityTable, ScoreState
 from ..rules import get_ruleset
 
-__all__ = ["CONTACT_EFFICIENCY", "BEAROFF_EFFICIENCY", "CubeAction", "MoneyCube", "cube_decision", "cube_efficiency",
-           "score_state"]
+__all__ = ["CONTACT_EFFICIENCY", "BEAROFF_EFFICIENCY", "GNUBG_EFFICIENCY", "GNUBG_PACKAGE_EFFICIENCY", "CubeAction",
+           "CubeEfficiency", "MoneyCube", "cube_decision", "cube_efficiency", "score_state"]
 
 
 def score_state(state: MatchState) -> ScoreState | None:
@@ -37,23 +37,42 @@ def score_state(state: MatchState) -> ScoreState | None:
     owner = 0 if state.cube_owner is None else (1 if state.cube_owner == me else -1)
     return ScoreState(n, n - state.score[me], n - state.score[1 - me], state.cube_value, owner, state.crawford)
 
-CONTACT_EFFICIENCY = 0.76
-"""Janowski's cube efficiency ``x`` of a position with contact (GNU Backgammon 1.1's value,
-crashed boards alike: fitted to its cubeful 0-ply equities to 1e-5)."""
+@dataclass(frozen=True)
+class CubeEfficiency:
+    """Janowski's cube efficiency ``x`` by GNU Backgammon's position classes: ``contact``
+    (crashed boards alike); in a race ``race_base + race_per_pip * pips`` (the side on roll's
+    pip count) within ``[race_min, race_max]``; ``bearoff`` when both sides are home."""
 
-BEAROFF_EFFICIENCY = 0.6
-"""The efficiency when both sides have every checker home."""
+    contact: float = 0.68
+    race_base: float = 0.55
+    race_per_pip: float = 0.00125
+    race_min: float = 0.6
+    race_max: float = 0.7
+    bearoff: float = 0.6
 
 
-def cube_efficiency(rows, ruleset) -> np.ndarray:
-    """``float64[N]``: the cube efficiency of each position, by GNU Backgammon's classes:
-    :data:`CONTACT_EFFICIENCY` with contact; in a race ``0.6 + pips / 400`` (the side on
-    roll's pip count), at most 0.8; :data:`BEAROFF_EFFICIENCY` when both sides are home.
+GNUBG_EFFICIENCY = CubeEfficiency()
+"""GNU Backgammon's values (its ``eval.c``, version 1.07 and its analyses of real matches:
+0-ply cube actions equal to 99.7% on them, ``bench/MATCH.md``): the default."""
+
+GNUBG_PACKAGE_EFFICIENCY = CubeEfficiency(0.76, 0.6, 0.0025, 0.6, 0.8, 0.6)
+"""The values of the ``gnubg`` 1.1.0a16 package from PyPI (fitted to its cubeful 0-ply move
+scores, which they reproduce to 1e-5)."""
+
+# kept for callers of the earlier constant names
+CONTACT_EFFICIENCY = GNUBG_EFFICIENCY.contact
+BEAROFF_EFFICIENCY = GNUBG_EFFICIENCY.bearoff
+
+
+def cube_efficiency(rows, ruleset, params: CubeEfficiency = GNUBG_EFFICIENCY) -> np.ndarray:
+    """``float64[N]``: the cube efficiency of each position by its class (:class:`CubeEfficiency`).
 
     Parameters
     ----------
     rows : uint8[N, 56] or bytes
     ruleset : Ruleset or str
+    params : CubeEfficiency
+        Default :data:`GNUBG_EFFICIENCY`.
 
     Raises
     ------
@@ -65,8 +84,9 @@ def cube_efficiency(rows, ruleset) -> np.ndarray:
     me, opp, _ = sides(a.astype(np.uint8), r)
     home = (me[:, 7:26].sum(1) == 0) & (opp[:, 7:26].sum(1) == 0)
     pips = pip_counts(a, r)[:, 0]
-    x = np.where(race, np.minimum(0.6 + 0.0025 * pips, 0.8), CONTACT_EFFICIENCY)
-    return np.where(race & home, BEAROFF_EFFICIENCY, x)
+    in_race = np.clip(params.race_base + params.race_per_pip * pips, params.race_min, params.race_max)
+    x = np.where(race, in_race, params.contact)
+    return np.where(race & home, params.bearoff, x)
 
 
 @dataclass(frozen=True)

@@ -290,13 +290,14 @@ class CubeDecision:
 
     @property
     def double(self) -> bool:
-        """Whether doubling is right (it may double and a double gains)."""
-        return self.may_double and self.doubled > self.no_double
+        """Whether doubling is right: it may double and a double answered right is worth at
+        least not doubling (a tie doubles, as GNU Backgammon decides: nothing to play on for)."""
+        return self.may_double and self.doubled >= self.no_double
 
     @property
     def too_good(self) -> bool:
         """Playing on beats cashing: no double because no double is worth more than a pass."""
-        return self.may_double and self.no_double >= self.double_pass and not self.double
+        return self.may_double and self.no_double > self.double_pass and not self.double
 
     @property
     def optimal(self) -> float:
