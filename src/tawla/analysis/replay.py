@@ -35,6 +35,7 @@ from ..native import flip_row
 from ..notation import by_written_hits, fitting_moves, hit_points, written_hits
 from ..position import Position
 from ..rules import Ruleset, get_ruleset
+from ..formats.record import crawford_header_on
 from ..rules.match_play import crawford_game
 from .cube import CubeTracker
 from .evaluators import Evaluator
@@ -408,7 +409,7 @@ def analyze_games(rep: MatchReport, games: Iterator, variation: str, *, evaluato
     -------
     MatchReport
         ``rep`` itself. The Crawford game is derived from the scores before each game
-        (RULES.md §2.4); the file's hit-marking habit settles or notes the plays that a
+        (RULES.md §2.4), unless a ``Crawford`` header says ``Off``; the file's hit-marking habit settles or notes the plays that a
         game leaves open (module docstring).
     """
     try:
@@ -419,9 +420,10 @@ def analyze_games(rep: MatchReport, games: Iterator, variation: str, *, evaluato
     rep.ruleset = r.name
     jacoby, beaver = rep.jacoby, rep.beaver
     n, seen = rep.match_length, False
+    rule = crawford_header_on(rep.headers) and r.cube  # the record's Crawford rule (a "Crawford Off" header)
     for game, actions in games:
         a, b = game.score
-        is_crawford = crawford_game(n, (a, b), seen)
+        is_crawford = rule and crawford_game(n, (a, b), seen)
         seen = seen or is_crawford or bool(n and (a == n - 1 or b == n - 1))
         rep.games.append(_replay_game(game, r, n, is_crawford, jacoby, evaluator, rep.path, actions, beaver))
     if not rep.games and rep.error is None:

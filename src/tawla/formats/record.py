@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = [
+    "CUBE_VARIATIONS",
+    "crawford_header_on",
+    "has_cube",
     "Action",
     "Game",
     "MatchRecord",
@@ -155,6 +158,20 @@ class Game:
         return [a for a in self.actions if a.kind in (DOUBLE, TAKE, DROP)]
 
 
+def crawford_header_on(headers: dict) -> bool:
+    """A record's ``Crawford`` header: on unless it is ``Off`` (or 0, false, no)."""
+    return str(headers.get("Crawford", "On")).strip().lower() not in ("off", "0", "false", "no")
+
+
+CUBE_VARIATIONS = ("backgammon", "bg")
+"""The record variations played with a doubling cube (backgammon; the Tawla rulesets have none)."""
+
+
+def has_cube(variation: str) -> bool:
+    """Whether a record's variation is played with the doubling cube."""
+    return variation.strip().lower() in CUBE_VARIATIONS
+
+
 @dataclass
 class MatchRecord:
     """A parsed match record.
@@ -186,3 +203,10 @@ class MatchRecord:
     games: list[Game] = field(default_factory=list)
     variation: str = "Backgammon"
     defects: list[str] = field(default_factory=list)
+
+    @property
+    def crawford_rule(self) -> bool:
+        """Whether the match is played with the Crawford rule (RULES.md §2.4): the ``Crawford``
+        header, on unless it says ``Off`` (gnubg's ``; [Crawford "Off"]``); never in a money
+        session or a variation without a cube."""
+        return bool(self.match_length) and crawford_header_on(self.headers) and has_cube(self.variation)

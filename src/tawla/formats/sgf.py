@@ -293,7 +293,8 @@ the reader adds by following the checkers."""
 def _headers(root: dict, length: int) -> dict[str, str]:
     """Map the root properties a ``.mat`` file also has to its header names: the players, the
     place, event and date, the ``Jacoby`` rule of a money session (on with ``RU[Jacoby]``,
-    else off, as gnubg writes it) and the private ``VA`` (variation) and ``VO`` (ruleset
+    else off, as gnubg writes it), the ``Crawford`` rule of a match whose root has ``RU`` (on
+    when it names ``Crawford``; a match without ``RU`` keeps the default, on) and the private ``VA`` (variation) and ``VO`` (ruleset
     options) of :mod:`tawla.formats.sgf_write`."""
     headers = {}
     for prop, key in (("PW", "Player 1"), ("PB", "Player 2"), ("PC", "Site"), ("EV", "Event"),
@@ -304,6 +305,8 @@ def _headers(root: dict, length: int) -> dict[str, str]:
         headers["EventDate"] = root["DT"][0].replace("-", ".")
     if not length:
         headers["Jacoby"] = "On" if any(r.split(":")[0] == "Jacoby" for r in root.get("RU", [])) else "Off"
+    elif root.get("RU"):  # a match's rules: the Crawford rule when they name it (gnubg writes RU[Crawford])
+        headers["Crawford"] = "On" if any(r.split(":")[0] == "Crawford" for r in root["RU"]) else "Off"
     return headers
 
 

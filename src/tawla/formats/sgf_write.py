@@ -14,8 +14,9 @@ The root node: the fixed header (``FF[4]GM[6]CA[UTF-8]`` and the ``AP`` of the w
 ``MI`` (match length, 0 for money; the game's index from 0; the scores of ``W`` and ``B``
 before it), the names ``PW`` (the record's player 1, left column) and ``PB`` (player 2);
 in the first game only, ``DT``, ``EV`` and ``PC`` from the ``EventDate``, ``Event`` and
-``Site`` headers; ``RU[Crawford]`` in match play (``RU[Crawford:CrawfordGame]`` for the
-Crawford game, derived from the scores) or ``RU[Jacoby]`` in a money session played with
+``Site`` headers; ``RU[Crawford]`` in match play with the Crawford rule (a backgammon match
+whose ``Crawford`` header is not ``Off``; ``RU[Crawford:CrawfordGame]`` for the Crawford game,
+derived from the scores) or ``RU[Jacoby]`` in a money session played with
 the Jacoby rule; ``RE[W+2]`` / ``RE[B+4R]`` (winner, points, ``R`` for a resignation) when
 the game has a result. A record of another ruleset than backgammon keeps its name in the
 private root property ``VA`` (and its options, JSON, in ``VO``), which gnubg ignores.
@@ -201,7 +202,8 @@ def _root(record: MatchRecord, game: Game, index: int, crawford: bool) -> str:
             if h.get("Ruleset options", "").strip():
                 out.append(f"VO[{_escape(h['Ruleset options'])}]")
     if n:
-        out.append("RU[Crawford:CrawfordGame]" if crawford else "RU[Crawford]")
+        if record.crawford_rule:
+            out.append("RU[Crawford:CrawfordGame]" if crawford else "RU[Crawford]")
     elif str(record.headers.get("Jacoby", "On")).strip().lower() not in ("off", "0", "false", "no"):
         out.append("RU[Jacoby]")
     if game.winner in (0, 1) and game.points is not None:
@@ -236,7 +238,7 @@ def write_sgf(record: MatchRecord) -> str:
     n, crawford_done = record.match_length, False
     for index, game in enumerate(record.games):
         a, b = game.score
-        crawford = bool(n and not crawford_done and (a == n - 1) != (b == n - 1) and max(a, b) < n)
+        crawford = bool(record.crawford_rule and not crawford_done and (a == n - 1) != (b == n - 1) and max(a, b) < n)
         crawford_done = crawford_done or crawford or bool(n and (a == n - 1 or b == n - 1))
         out.append(_root(record, game, index, crawford))
         board = _Board() if record.variation.strip().lower() in HITTING_VARIATIONS else None

@@ -27,6 +27,8 @@ class MatExportMixin(MatchBase):
         variation = "Backgammon" if self.ruleset.name == "backgammon" else self.ruleset.name
         headers = {"Player 1": self.players[0], "Player 2": self.players[1],
                    "Variation": variation}
+        if self.cube_in_play and self.length and not self.house.crawford:
+            headers["Crawford"] = "Off"
         if self.ruleset.options:
             headers["Ruleset options"] = json.dumps(dict(self.ruleset.options), sort_keys=True)
         if self._end == "forfeit":
