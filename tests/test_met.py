@@ -11,6 +11,7 @@ import pytest
 
 from conftest import require_module, shared_path
 from tawla import Bot, Position
+from tawla.analysis import default_evaluator
 from tawla.bots import MoneyCube
 from tawla.cli.__main__ import main
 from tawla.formats.gnubg import MatchState
@@ -290,3 +291,32 @@ def test_gnubg_analyses_cube_actions():
             n += 1
             agree += mine == theirs or (theirs.startswith("optional") and not d.double)
     assert n > 1000 and agree / n >= 0.99, (agree, n)
+
+
+class TestCheckerPlayAtTheScore:
+    POS = Position.from_gnubg_id("4HPwATDgc/ABMA")
+
+    def test_double_match_point_ranks_by_winning_chances(self):
+        """1-away 1-away: a gammon counts one, the cube is dead: a play is worth 2 p - 1 with p
+        its winning chance."""
+        bot = Bot("backgammon", "net0")
+        ranked = bot.hint(self.POS, (3, 1), match_state=MatchState(match_length=5, score=(4, 4)))
+        rows = np.stack([np.frombuffer(self.POS.play(r.move).row, dtype=np.uint8) for r in ranked])
+
+        p_opp = default_evaluator().probabilities(rows.copy(), "backgammon")[:, 1]
+        assert [r.value for r in ranked] == pytest.approx(list(1 - 2 * p_opp), abs=1e-9)
+        assert [r.value for r in ranked] == sorted((r.value for r in ranked), reverse=True)
+
+    def test_money_and_no_state_are_cubeless(self):
+        bot = Bot("backgammon", "net0")
+        plain = [(str(r.move), r.value) for r in bot.hint(self.POS, (3, 1))]
+        money = [(str(r.move), r.value) for r in bot.hint(self.POS, (3, 1), match_state=MatchState(match_length=0))]
+        assert plain == money
+
+    def test_choose_and_moves_at_the_score(self, capsys):
+        state = MatchState(match_length=7, score=(0, 4))
+        bot = Bot("backgammon", "net1")
+        assert bot.choose(self.POS, (3, 1), match_state=state) == bot.hint(self.POS, (3, 1), match_state=state)[0].move
+        assert main(["moves", "4HPwATDgc/ABMA", "31", "--length", "7", "--score", "0-4"]) == 0
+        out = capsys.readouterr().out
+        assert "at the score (7-point match, 7-away 3-away, cube 1" in out and "EMG" in out

@@ -59,6 +59,7 @@ from ..position import Position
 from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
 from .cube import CubeAction, cube_decision
+from .score import match_score, play_values_at_score
 
 __all__ = ["Bot", "RankedMove"]
 
@@ -212,9 +213,10 @@ class Bot:
             raise UnsupportedRuleset(f"a {self.ruleset.name} bot cannot play a {position.ruleset.name} position")
         return position
 
-    def choose(self, position: Position, dice: DiceLike) -> Move:
+    def choose(self, position: Position, dice: DiceLike, *, match_state: MatchState | None = None) -> Move:
         """The move to play with ``dice``: a :class:`tawla.Move` of ``position.legal_moves(dice)``,
         or the pass (``Move.is_pass``) when the turn passes; ``position.play`` takes either.
+        With ``match_state`` (a backgammon match), the first of :meth:`hint` at the score.
 
         Raises
         ------
@@ -225,6 +227,10 @@ class Bot:
             The game of ``position`` is over.
         """
         self._own(position)
+        if match_score(match_state, self.ruleset) is not None:
+            ranked = self.hint(position, dice, match_state=match_state)
+            if ranked:
+                return ranked[0].move
         if self._net0 is not None and native.default_engine() == "fast":
             move = self._net0(position.row, check_dice(dice), position.ruleset)
             if move is not None:
@@ -306,9 +312,17 @@ class Bot:
         played[parent[starts]] = True
         return nxt, played
 
-    def hint(self, position: Position, dice: DiceLike) -> list[RankedMove]:
+    def hint(self, position: Position, dice: DiceLike, *, match_state: MatchState | None = None,
+             met: MatchEquityTable | None = None) -> list[RankedMove]:
         """Every legal move of ``position`` for ``dice``, best first, each with the value and
         depth this bot's search gives it (as GNU Backgammon's ``hint`` lists them).
+
+        With ``match_state`` of a backgammon match (length > 0) the plays are valued at the
+        score (:mod:`tawla.bots.score`): the value is the normalised cubeful equity (EMG) the
+        play leaves, the opponent's cube action at the score included, on the cubeless
+        probabilities of the position after the play — at 0 ply, or for levels that search
+        (``ply1`` and deeper) after one roll of lookahead (``ply`` 1). A money game, or no
+        state, ranks as below.
 
         The search of :meth:`values`: every move is valued at 0 ply, the best at 1 ply and, at
         level ``ply2``, the best of those at 2 ply. The moves valued deeper come first (the
@@ -327,10 +341,13 @@ class Bot:
         tawla.errors.InvalidDice
         """
         self._own(position)
+        at_score = match_score(match_state, self.ruleset)
         moves = position.legal_moves(dice)
         if not moves:
             return []
         children = _flip_rows(_rows_of(moves), self.ruleset)
+        if at_score is not None:
+            return self._hint_at_score(moves, children, at_score, met)
         value = -self._evaluate(children, self.ruleset)[:, 0].astype(np.float64)
         ply = np.zeros(len(moves), np.int64)
         if self.depth >= 1 and len(moves) > 1:
@@ -344,6 +361,17 @@ class Bot:
                 value[keep[sel]], ply[keep[sel]] = self._ply2(children[keep], v1, detail, sel), 2
         order = np.lexsort((-value, -ply))
         return [RankedMove(moves[i], float(value[i]), int(ply[i])) for i in order]
+
+    def _hint_at_score(self, moves, children, state, met) -> list[RankedMove]:
+        """:meth:`hint` at a match score (its docstring)."""
+        r = self.ruleset
+        if self.depth >= 1:
+            probs = np.stack([self.preroll(Position(bytes(c), r)) for c in children])
+        else:
+            probs = np.asarray(self._evaluate(children, r, checked=False), dtype=np.float64)
+        emg, _ = play_values_at_score(children, probs, r, state, met)
+        ply = 1 if self.depth >= 1 else 0
+        return [RankedMove(moves[i], float(emg[i]), ply) for i in np.argsort(-emg, kind="stable")]
 
     def _scale(self) -> float:
         """Points scale of the pruning margins: 1 for rulesets worth at most 3 points a game,

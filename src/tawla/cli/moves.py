@@ -20,7 +20,8 @@ DESCRIPTION = (
     "Match ID), then every legal play of the side on roll (one per distinct resulting position), "
     "best first, as GNU Backgammon's hint lists them: the rank, the depth of the evaluation, the "
     "play, its equity (cubeless: the points the side on roll expects to win, in the ruleset's "
-    "scoring), its difference from the best play's, the mover's pip count after it and, on a "
+    "scoring; in a backgammon match, --length and --score or an XGID that has them, the cubeful "
+    "equity at the score, normalised as GNU Backgammon's EMG), its difference from the best play's, the mover's pip count after it and, on a "
     "backgammon board, the gnubg Position ID of the position the opponent then faces."
 )
 
@@ -99,9 +100,18 @@ def run(args: argparse.Namespace) -> int:
         print(format_text(rollout(pos, dice, settings=rollout_settings(args), top=args.top, cube_owner=owner,
                                   workers=args.workers)))
         return 0
-    ranked = Bot(pos.ruleset, args.level).hint(pos, dice)
-    print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{plural}, ranked by the {args.level} bot "
-          f"(Eq.: cubeless equity of the side on roll in points; (diff): the play's equity minus the best's)")
+    at_score = state is not None and state.match_length > 0 and pos.ruleset.cube
+    ranked = Bot(pos.ruleset, args.level).hint(pos, dice, match_state=state if at_score else None)
+    if at_score:
+        assert state is not None
+        me = state.player_on_roll
+        n = state.match_length
+        print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{plural}, ranked by the {args.level} bot at the score "
+              f"({n}-point match, {n - state.score[me]}-away {n - state.score[1 - me]}-away, cube {state.cube_value}; "
+              f"Eq.: cubeful equity normalised to the cube, EMG, the opponent's cube action at the score included)")
+    else:
+        print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{plural}, ranked by the {args.level} bot "
+              f"(Eq.: cubeless equity of the side on roll in points; (diff): the play's equity minus the best's)")
     best = ranked[0].value
     for i, r in enumerate(ranked, 1):
         m = r.move
