@@ -50,10 +50,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return p
 
 
-def _proper(d) -> str:
+def _proper(d, redouble: bool) -> str:
+    """The proper action in GNU Backgammon's words ("Redouble" for the owner's cube)."""
     text = d.proper
     if isinstance(d, MatchCube) and not d.may_double and d.state is not None:
-        return "no double (dead cube)" if d.state.owner >= 0 else "no double (the opponent owns the cube)"
+        text = "no double (dead cube)" if d.state.owner >= 0 else "no double (the opponent owns the cube)"
+    if redouble:
+        text = text.replace("double", "redouble")
     return text[0].upper() + text[1:]
 
 
@@ -73,7 +76,7 @@ def decision_dict(d, probs) -> dict:
     return out
 
 
-def decision_lines(d, probs, what: str) -> list[str]:
+def decision_lines(d, probs, what: str, redouble: bool = False) -> list[str]:
     """GNU Backgammon's cube analysis: the probabilities, then each action (the proper one
     first) with its equity and its difference from the proper one's."""
     lines = [f"Cube analysis ({what})",
@@ -93,13 +96,15 @@ def decision_lines(d, probs, what: str) -> list[str]:
         lines.append("Cubeful equities:")
         for i, k in enumerate(order, 1):
             eq = getattr(d, k)
-            line = f"{i}. {_ACTION_NAMES[k]:20s} {eq:+.3f}"
+            name = _ACTION_NAMES[k].replace("Double", "Redouble").replace(" double", " redouble") if redouble \
+                else _ACTION_NAMES[k]
+            line = f"{i}. {name:20s} {eq:+.3f}"
             if i > 1:
                 line += f"  ({eq - best:+.3f})"
             if isinstance(d, MatchCube):
                 line = f"{line:40s} MWC {100 * getattr(d, k + '_mwc'):5.1f}%"
             lines.append(line)
-    lines.append(f"Proper cube action: {_proper(d)}")
+    lines.append(f"Proper cube action: {_proper(d, redouble)}")
     return lines
 
 
@@ -145,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
     print()
     print("\n".join(id_lines(pos, state)))
     print()
-    print("\n".join(decision_lines(d, probs, what)))
+    redouble = state.cube_owner is not None and state.cube_owner == state.player_on_roll
+    print("\n".join(decision_lines(d, probs, what, redouble)))
     return 0
 
