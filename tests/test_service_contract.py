@@ -72,6 +72,24 @@ class TestStateless:
         assert r.status_code == 400 and r.json()["error"] == "ConfigError"
 
 
+    def test_cube(self, client):
+        r = client.post("/v1/cube", json={"position": "sNvBATDYc+ABMA", "length": 5, "score": [2, 3]})
+        assert r.status_code == 200, r.text
+        d = r.json()
+        assert d["match_length"] == 5 and d["proper"] == "no double, take" and d["double_pass"] == 1.0
+        assert 0 < d["no_double_mwc"] < 1 and d["match_id"] and d["xgid"].startswith("XGID=")
+        money = client.post("/v1/cube", json={"position": START, "level": "net1"}).json()
+        assert money["match_length"] == 0 and "no_double_mwc" not in money or money["no_double_mwc"] is None
+        for body, error in (({"position": START, "length": 5, "score": [5, 1]}, "InvalidArgument"),
+                            ({"position": START, "cube": 3}, "InvalidArgument"),
+                            ({"position": START, "owner": "me"}, "InvalidArgument"),
+                            ({"position": START, "level": "ply9"}, "InvalidArgument"),
+                            ({"ruleset": "tawla31", "position": START}, "InvalidId")):
+            r = client.post("/v1/cube", json=body)
+            assert r.status_code == 400 and r.json()["error"] in (error, "UnsupportedRuleset", "InvalidPosition"), (
+                body, r.json())
+
+
 class TestRooms:
     def test_options_outside_the_house_are_refused(self, client):
         for opts, error in (({"ruleset": "tawla31", "house": "federation", "length": 7}, "ConfigError"),

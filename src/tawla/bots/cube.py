@@ -15,7 +15,7 @@ from ..met import CubeDecision, MatchCube, MatchEquityTable, ScoreState
 from ..rules import get_ruleset
 
 __all__ = ["CONTACT_EFFICIENCY", "BEAROFF_EFFICIENCY", "GNUBG_EFFICIENCY", "GNUBG_PACKAGE_EFFICIENCY", "CubeAction",
-           "CubeEfficiency", "MoneyCube", "cube_decision", "cube_efficiency", "score_state"]
+           "CubeEfficiency", "MoneyCube", "cube_decision", "cube_efficiency", "decision_fields", "score_state"]
 
 
 def score_state(state: MatchState) -> ScoreState | None:
@@ -278,3 +278,24 @@ def cube_decision(probs, row: bytes, ruleset, state: MatchState,
         owner = 0 if state.cube_owner is None else (1 if state.cube_owner == state.player_on_roll else -1)
         return MoneyCube.from_probabilities(probs, owner, jacoby=state.jacoby and owner == 0, efficiency=x)
     return MatchCube.from_probabilities(probs, s, x, met)
+
+
+_ACTIONS = ("no_double", "double_take", "double_pass")
+
+
+def decision_fields(d, probs) -> dict:
+    """The JSON fields of a decision ``d`` (a :class:`MoneyCube` or :class:`tawla.met.MatchCube`)
+    on the cubeless columns ``probs`` (float[6]): the five probabilities, the cubeless equity,
+    whether the side on roll may double, the proper action, the three equities (EMG; in a
+    match also ``*_mwc``; None for the actions it cannot take) and the optimal one."""
+    out = {"probabilities": [round(float(v), 6) for v in probs[1:]], "cubeless_equity": round(float(probs[0]), 6),
+           "may_double": d.may_double, "proper": d.proper}
+    for k in _ACTIONS:
+        usable = d.may_double or k == "no_double"  # no double is the only action of a dead or owned cube
+        out[k] = round(float(getattr(d, k)), 6) if usable else None
+        if isinstance(d, MatchCube):
+            out[k + "_mwc"] = round(float(getattr(d, k + "_mwc")), 6) if usable else None
+    out["optimal"] = round(float(d.optimal), 6)
+    if isinstance(d, MatchCube):
+        out["optimal_mwc"] = round(float(d.optimal_mwc), 6)
+    return out

@@ -1,19 +1,130 @@
-"""Timeout policies: how a server completes a turn its player did not finish in time.
+"""What a bot does at a table: timeout policies (how a server completes a turn its player did
+not finish in time) and :func:`bot_action`, a bot's decision in every phase of a match —
+doubling, taking or dropping, accepting or rejecting a resignation, at the match's score.
 
-A policy is ``policy(position, dice, played_steps, candidates) -> Move``: ``candidates``
-are the legal moves of ``position.legal_moves(dice)`` (canonical order) that extend
-``played_steps``, never empty; the policy returns one of them.
+A timeout policy is ``policy(position, dice, played_steps, candidates) -> Move``:
+``candidates`` are the legal moves of ``position.legal_moves(dice)`` (canonical order) that
+extend ``played_steps``, never empty; the policy returns one of them.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from ..core.moves import Move
+from ..errors import InvalidAction
 from ..evaluation.net import shipped_net
+from ..formats.gnubg import MatchState
+from ..met import CubeDecision, MatchCube, default_met
 from .search import Bot
 
-__all__ = ["bot_policy", "first_legal_policy"]
+__all__ = ["MatchView", "bot_action", "bot_policy", "first_legal_policy", "match_state_of"]
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """What :func:`bot_action` reads of a :class:`tawla.Match`, copied at one moment (so that a
+    server can decide off its event loop while the match goes on)."""
+
+    phase: str
+    turn: int
+    position: Any
+    turn_start_position: Any
+    dice: tuple[int, int] | None
+    cube_in_play: bool
+    may_double: bool
+    offer: dict | None
+    length: int
+    score: tuple[int, int]
+    cube_value: int
+    cube_owner: int | None
+    is_crawford: bool
+    jacoby: bool
+    ruleset: Any
+
+    @classmethod
+    def of(cls, match) -> "MatchView":
+        """The view of ``match`` now."""
+        return cls(match.phase, match.turn, match.position, match.turn_start_position, match.dice,
+                   bool(match.cube_in_play), bool(match.can_double(match.turn)), match.offer, match.length,
+                   tuple(match.score), match.cube_value, match.cube_owner, bool(match.is_crawford),
+                   bool(getattr(match.house, "jacoby", False)), match.ruleset)
+
+    def can_double(self, player: int) -> bool:
+        """Whether the player on roll may double (the only player this view knows of)."""
+        return self.may_double and player == self.turn
+
+
+def match_state_of(match, on_roll: int | None = None) -> MatchState:
+    """The gnubg Match ID fields of a :class:`tawla.Match` in progress, ``on_roll`` (default
+    :attr:`~tawla.Match.turn`) as the player on roll: cube, owner, score, length, Crawford."""
+    me = match.turn if on_roll is None else on_roll
+    money = match.length == 0
+    return MatchState(cube_value=match.cube_value, cube_owner=match.cube_owner, player_on_roll=me,
+                      crawford=bool(match.is_crawford and not money), game_state=1, turn=me,
+                      match_length=match.length, score=tuple(match.score),
+                      jacoby=bool(money and (match.jacoby if isinstance(match, MatchView)
+                                             else getattr(match.house, "jacoby", False))))
+
+
+def bot_action(bot: Bot, match) -> tuple[str, Move | None]:
+    """The action of ``bot`` for :attr:`match.to_act <tawla.Match.to_act>` in the match's phase
+    (``match`` a :class:`tawla.Match` or its :class:`MatchView`).
+
+    * ``roll``: ``("double", None)`` where it may double and the cube model says so at the
+      score (:meth:`Bot.cube_action` with the match state), else ``("roll", None)``;
+    * ``double``: ``("take", None)`` or ``("drop", None)`` by the same model from the doubler's
+      seat;
+    * ``resign``: ``("accept", None)`` when the points offered are worth at least playing on
+      (match-winning chance in a backgammon match, points elsewhere), else ``("reject", None)``;
+    * ``move``: ``("move", the move)`` chosen at the score (:meth:`Bot.choose`).
+
+    Raises
+    ------
+    tawla.errors.InvalidAction
+        The match is over.
+    """
+    phase = match.phase
+    if phase == "over":
+        raise InvalidAction("the match is over")
+    cube = match.cube_in_play
+    state = match_state_of(match) if cube else None
+    if phase == "move":
+        position, dice = match.turn_start_position, match.dice
+        return "move", bot.choose(position, dice, match_state=state)
+    if phase == "roll":
+        if cube and match.can_double(match.turn):
+            if bot.cube_action(match.position, match_state=state).double:
+                return "double", None
+        return "roll", None
+    if phase == "double":
+        decision = bot.cube_action(match.position, match_state=state)  # from the doubler's seat
+        return ("take" if decision.take else "drop"), None
+    return ("accept" if _resignation_pays(bot, match, state) else "reject"), None
+
+
+def _resignation_pays(bot: Bot, match, state: MatchState | None) -> bool:
+    """Whether the pending offer gives the answering player at least what playing on is worth."""
+    offer = match.offer
+    answering = 1 - offer["player"]
+    mine = answering == match.turn  # the position is seen from the player whose turn it is
+    if state is not None:
+        d = bot.cube_action(match.position, match_state=state)
+        assert isinstance(d, CubeDecision)  # with a match state: the equities
+        if isinstance(d, MatchCube) and d.state is not None:
+            on_roll_mwc = d.optimal_mwc
+            play_on = on_roll_mwc if mine else 1 - on_roll_mwc
+            n = match.length
+            away_me, away_opp = n - match.score[answering], n - match.score[1 - answering]
+            met = default_met()
+            post = away_me == 1 or away_opp == 1
+            return met.after(away_me, away_opp, offer["points"], 0, post) >= play_on - 1e-12
+        value = d.optimal * match.cube_value
+    else:
+        value = float(bot.preroll(match.position)[0]) * match.cube_value
+    play_on = value if mine else -value
+    return offer["points"] >= play_on - 1e-12
 
 
 def bot_policy(ruleset, level: str | None = None) -> Callable:

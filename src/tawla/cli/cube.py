@@ -9,7 +9,7 @@ import json
 import numpy as np
 
 from ..bots import Bot
-from ..bots.cube import cube_decision
+from ..bots.cube import cube_decision, decision_fields
 from ..errors import ConfigError
 from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
@@ -58,22 +58,6 @@ def _proper(d, redouble: bool) -> str:
     if redouble:
         text = text.replace("double", "redouble")
     return text[0].upper() + text[1:]
-
-
-def decision_dict(d, probs) -> dict:
-    """The JSON fields of a decision: probabilities, the three equities (EMG and, in a match,
-    MWC), the proper action and the error of each action against it."""
-    out = {"probabilities": [round(float(v), 6) for v in probs[1:]], "cubeless_equity": round(float(probs[0]), 6),
-           "may_double": d.may_double, "proper": d.proper}
-    for k in _ACTION_NAMES:
-        usable = d.may_double or k == "no_double"  # no double is the only action of a dead or owned cube
-        out[k] = round(float(getattr(d, k)), 6) if usable else None
-        if isinstance(d, MatchCube):
-            out[k + "_mwc"] = round(float(getattr(d, k + "_mwc")), 6) if usable else None
-    out["optimal"] = round(float(d.optimal), 6)
-    if isinstance(d, MatchCube):
-        out["optimal_mwc"] = round(float(d.optimal_mwc), 6)
-    return out
 
 
 def decision_lines(d, probs, what: str, redouble: bool = False) -> list[str]:
@@ -144,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         what = f"{args.level}; money game, cube {state.cube_value}{', Jacoby' if state.jacoby else ''}"
     if args.json:
         print(json.dumps({"position": pos.gnubg_id(), "match_id": state.match_id(), "xgid": pos.xgid(state),
-                          "level": args.level, "match_length": n, **decision_dict(d, probs)}))
+                          "level": args.level, "match_length": n, **decision_fields(d, probs)}))
         return 0
     print(pos)
     print()

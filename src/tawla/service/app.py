@@ -30,7 +30,7 @@ from .limits import BodyLimit, Limits
 from .metrics import CONTENT_TYPE, Metrics
 from .sockets import room_socket
 from .store import Store
-from .views import best_of, evaluation_of, moves_of
+from .views import best_of, cube_of, evaluation_of, moves_of
 
 __all__ = ["create_app", "STATIC", "status_of", "error_body"]
 
@@ -139,6 +139,12 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2,
     async def best(request: Request, body: S.BestRequest) -> dict:
         return await asyncio.get_running_loop().run_in_executor(
             hub(request).pool, best_of, body.ruleset, body.position, body.dice, body.level)
+
+    @app.post("/v1/cube", response_model=S.CubeAnswer, responses=E)
+    async def cube(request: Request, body: S.CubeRequest) -> dict:
+        return await asyncio.get_running_loop().run_in_executor(
+            hub(request).pool, cube_of, body.ruleset, body.position, body.length, body.score, body.cube,
+            body.owner, body.crawford, body.level)
 
     @app.post("/v1/accounts", response_model=S.AccountAnswer, status_code=201, responses=E)
     async def create_account(request: Request, body: S.AccountRequest) -> dict:

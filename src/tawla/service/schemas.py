@@ -94,6 +94,39 @@ class BestAnswer(BaseModel):
     after: str
 
 
+class CubeRequest(BaseModel):
+    ruleset: str = Field(default="backgammon", max_length=40)
+    position: str = Field(max_length=200, description="gnubg Position ID, XGID (with its match context) or tawla ID")
+    length: Optional[int] = Field(default=None, ge=0, le=64, description="match length; 0 a money game")
+    score: Optional[list[int]] = Field(default=None, min_length=2, max_length=2,
+                                       description="the side on roll first")
+    cube: Optional[int] = Field(default=None, ge=1, le=2**15)
+    owner: Optional[str] = Field(default=None, max_length=10, description="centre, on-roll or opponent")
+    crawford: bool = False
+    level: Optional[str] = Field(default=None, max_length=10, description="net0 (default) or net1")
+
+
+class CubeAnswer(BaseModel):
+    ruleset: str
+    position: str
+    match_id: str
+    xgid: str
+    level: str
+    match_length: int
+    probabilities: list[float]
+    cubeless_equity: float
+    may_double: bool
+    proper: str
+    no_double: float
+    double_take: Optional[float] = None
+    double_pass: Optional[float] = None
+    optimal: float
+    no_double_mwc: Optional[float] = None
+    double_take_mwc: Optional[float] = None
+    double_pass_mwc: Optional[float] = None
+    optimal_mwc: Optional[float] = None
+
+
 class AccountRequest(BaseModel):
     name: str = Field(min_length=1, max_length=100)
     house: str = Field(default="saharat", max_length=40)

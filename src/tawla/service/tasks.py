@@ -16,6 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
+from ..bots.policies import MatchView, bot_action
 from ..errors import TawlaError
 from .limits import Limits
 from .rooms import Room
@@ -138,6 +139,9 @@ class RoomTasks:
         return seat
 
     async def _bot_play(self, room: Room) -> None:
+        """The bot of the room acts while it is to act: its decision (:func:`tawla.bots.policies.bot_action`:
+        doubles, takes, drops, resignations and moves at the match's score) is worked out
+        off the event loop, then applied unless the room changed meanwhile (a timeout)."""
         loop = asyncio.get_running_loop()
         for _ in range(MAX_BOT_ACTIONS):
             async with room.lock:
@@ -145,19 +149,17 @@ class RoomTasks:
                 if m is None or seat is None or m.phase == "over" or m.to_act != seat:
                     return
                 level = room.seat(seat).bot or "ply0"  # type: ignore[union-attr]
-                version, phase = room.version, m.phase
-                if phase != "move":
-                    call = {"roll": m.roll, "double": m.take, "resign": m.accept_resignation}[phase]
-                    self._apply(room, lambda: call(seat))
-                else:
-                    position, dice = m.turn_start_position, m.dice or (1, 1)  # dice are set in a move
-            if phase == "move":
-                move = await loop.run_in_executor(self.pool, lambda: bot_for(position.ruleset, level)
-                                                  .choose(position, dice))
-                async with room.lock:
-                    if room.version != version:  # a timeout played meanwhile
-                        continue
+                version, view = room.version, MatchView.of(m)
+            name, move = await loop.run_in_executor(self.pool, lambda: bot_action(bot_for(view.ruleset, level), view))
+            async with room.lock:
+                if room.version != version:  # a timeout played meanwhile
+                    continue
+                if name == "move":
                     self._apply(room, lambda: m.play(seat, move))
+                else:
+                    call = {"roll": m.roll, "double": m.double, "take": m.take, "drop": m.drop,
+                            "accept": m.accept_resignation, "reject": m.reject_resignation}[name]
+                    self._apply(room, lambda: call(seat))
             self.broadcast(room)
             self._arm(room)
 

@@ -4,20 +4,26 @@ a bot's play; and the JSON views of a match (the engine's JSON without its rando
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import threading
 from typing import Any, Sequence
 
+import numpy as np
+
 from ..bots import Bot
-from ..errors import InvalidDice, TawlaError, quote
-from ..evaluation import evaluate
+from ..bots.cube import cube_decision, decision_fields
+from ..errors import InvalidArgument, InvalidDice, InvalidId, TawlaError, UnsupportedRuleset, quote
+from ..formats.gnubg import MatchState
+from ..evaluation import evaluate, evaluate_rows
+from ..evaluation.net import shipped_net
 from ..match import Match
 from ..position import Position
 from ..rules import get_ruleset
 from ..analysis.positions import parse_position
 
-__all__ = ["load_position", "moves_of", "evaluation_of", "best_of", "public_match", "position_view",
+__all__ = ["load_position", "moves_of", "evaluation_of", "best_of", "cube_of", "public_match", "position_view",
            "legal_views", "bot_for"]
 
 EVAL_COLUMNS = ("equity", "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
@@ -145,6 +151,66 @@ def best_of(ruleset: str, position: str, dice: Sequence[int], level: str | None)
     m = bot_for(pos.ruleset, lv).choose(pos, d)
     return {"ruleset": pos.ruleset.name, "position": pos.id(), "dice": list(d), "level": lv,
             "move": "" if m.is_pass else str(m), "after": Position(m.after, pos.ruleset).id()}
+
+
+def cube_of(ruleset: str, position: str, length: int | None, score: Sequence[int] | None, cube: int | None,
+            owner: str | None, crawford: bool, level: str | None) -> dict[str, Any]:
+    """``/v1/cube``: the cube decision of the side on roll (:func:`tawla.bots.cube.cube_decision`),
+    money or at a match score; an XGID position brings its own match context, the fields
+    given override it (``score``: the side on roll first; ``owner``: ``centre``, ``on-roll``
+    or ``opponent``; ``level``: ``net0``, the position's probabilities, or ``net1``, one roll
+    ahead).
+
+    Returns
+    -------
+    dict
+        ``{"ruleset", "position", "match_id", "xgid", "level", "match_length"}`` and the fields
+        of :func:`tawla.bots.cube.decision_fields`.
+
+    Raises
+    ------
+    tawla.errors.InvalidId, tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset
+        A bad position, or a ruleset without a cube.
+    tawla.errors.InvalidArgument
+        A level other than net0 and net1, an owner not one of the three, a score that is
+        not two numbers below the length, a cube that is not a power of two, or a state the
+        match model cannot hold.
+    """
+    pos = load_position(position, ruleset)
+    r = pos.ruleset
+    if not r.cube:
+        raise UnsupportedRuleset(f"{r.name} has no doubling cube")
+    lv = level or "net0"
+    if lv not in ("net0", "net1"):
+        raise InvalidArgument(f"level must be net0 or net1, not {quote(lv)}")
+    text = position.strip()
+    base = MatchState.from_xgid(text) if text.upper().startswith("XGID=") else MatchState(jacoby=False)
+    me = base.player_on_roll
+    fields: dict[str, Any] = {}
+    if owner is not None:
+        if owner not in ("centre", "on-roll", "opponent"):
+            raise InvalidArgument(f"owner must be centre, on-roll or opponent, not {quote(owner)}")
+        fields["cube_owner"] = None if owner == "centre" else (me if owner == "on-roll" else 1 - me)
+    if score is not None:
+        fields["score"] = (int(score[0]), int(score[1])) if me == 0 else (int(score[1]), int(score[0]))
+    if length is not None:
+        fields["match_length"] = length
+        fields["jacoby"] = False
+    if cube is not None:
+        fields["cube_value"] = cube
+    if crawford:
+        fields["crawford"] = True
+    try:
+        state = dataclasses.replace(base, **fields)
+    except InvalidId as e:
+        raise InvalidArgument(str(e)) from None
+    if state.match_length and max(state.score) >= state.match_length:
+        raise InvalidArgument(f"the score {list(state.score)} is not below the match length {state.match_length}")
+    probs = Bot(r, "net0").preroll(pos) if lv == "net1" else \
+        np.asarray(evaluate_rows(pos.to_array()[None], r, contact=shipped_net(r)), dtype=np.float64)[0]
+    d = cube_decision(probs, pos.row, r, state)
+    return {"ruleset": r.name, "position": pos.gnubg_id(), "match_id": state.match_id(), "xgid": pos.xgid(state),
+            "level": lv, "match_length": state.match_length, **decision_fields(d, probs)}
 
 
 def public_match(match_json: str) -> dict[str, Any]:
