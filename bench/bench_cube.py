@@ -3,6 +3,15 @@
 Usage::
 
     python bench/bench_cube.py [--folder ../shared/data/gnubg-analysed] [--depth 4-ply]
+    python bench/bench_cube.py --checker [--depth 4-ply]
+
+``--checker``: every checker play of the exports ("Move number N: ... to play DD", its
+candidates and the one played, starred) ranked by tawla at the score (net0 probabilities,
+:func:`tawla.bots.score.play_values_at_score`, the evaluator of ``tawla analyze``): the error
+of the play made against GNU Backgammon's (its best candidate's equity minus the played
+one's, both normalised EMG), per player per game (at least 10 unforced plays) their mean in
+mEMG, its correlation and mean difference, and the plays each calls errors (> 0.03): the
+share of tawla's that are gnubg's and of gnubg's that tawla finds.
 
 Every "Cube analysis" block of GNU Backgammon's text exports (``analysed/<depth>/*.txt``: the
 position before the roll, its Position ID and Match ID, gnubg's cubeless probabilities and
@@ -36,7 +45,9 @@ import numpy as np
 from tawla import Position
 from tawla.analysis.files import analyze_paths
 from tawla.analysis.evaluators import default_evaluator
-from tawla.bots.cube import cube_decision
+from tawla.bots.cube import cube_decision, score_state
+from tawla.bots.score import play_values_at_score
+from tawla.notation import fitting_moves
 from tawla.formats.gnubg import MatchState
 from tawla.rules import get_ruleset
 
@@ -92,6 +103,79 @@ def blocks(folder: Path):
                 yield path.name, pid, mid, probs, proper
 
 
+_MOVE = re.compile(r"^Move number \d+:\s+(.+?) to play (\d)(\d)")
+_PLAYED = re.compile(r"^\* (.+?) moves (.+)$")
+_CAND = re.compile(r"^(\*?)\s+(\d+)\. .*Eq\.:\s+([-+]\d+\.\d+)(?:\s+\(([-+]\d+\.\d+)\))?")
+
+
+def plays(folder: Path):
+    """(file, player, Position ID, Match ID, dice, played text, gnubg's error) of every checker
+    play with a candidate list (forced plays and "Cannot move" have none)."""
+    for path in sorted(folder.glob("*.txt")):
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        cur = None
+        for line in lines:
+            m = _MOVE.match(line)
+            if m:
+                cur = {"player": m[1], "dice": (int(m[2]), int(m[3])), "pid": None, "mid": None, "played": None}
+                continue
+            if cur is None:
+                continue
+            if "Position ID:" in line and cur["pid"] is None:
+                cur["pid"] = line.split(":", 1)[1].strip()
+            elif line.strip().startswith("Match ID") and cur["mid"] is None:
+                cur["mid"] = line.split(":", 1)[1].strip()
+            elif _PLAYED.match(line):
+                cur["played"] = _PLAYED.match(line)[2].strip()
+            else:
+                c = _CAND.match(line)
+                if c and c[1] == "*" and cur["played"]:
+                    error = -float(c[4]) if c[4] else 0.0
+                    yield (path.name, cur["player"], cur["pid"], cur["mid"], cur["dice"], cur["played"], error)
+                    cur = None
+
+
+def checker(folder: Path, cubeless: bool = False) -> None:
+    """The checker-play comparison of ``--checker`` (module docstring); ``cubeless``: tawla's
+    plays ranked by cubeless money equity instead (the ranking before match play)."""
+    ev = default_evaluator()
+    errors_t, errors_g, groups = [], [], {}
+    skipped = 0
+    for name, player, pid, mid, dice, text, g_err in plays(folder):
+        pos = Position.from_gnubg_id(pid)
+        state = None if cubeless else score_state(MatchState.from_match_id(mid))
+        legal = pos.legal_moves(dice)
+        fits = fitting_moves(text.replace("*", ""), pos, dice, legal=legal)
+        if len(legal) < 2 or not fits:
+            skipped += 1
+            continue
+        rows = np.stack([np.frombuffer(pos.play(mv).row, dtype=np.uint8) for mv in legal]).copy()
+        probs = ev.probabilities(rows, BG)
+        if state is None:
+            values = -probs[:, 0]
+        else:
+            values, _ = play_values_at_score(rows, probs, BG, state)
+        idx = next(k for k, mv in enumerate(legal) if mv.after == fits[0].after)
+        t_err = float(values.max() - values[idx])
+        errors_t.append(t_err)
+        errors_g.append(g_err)
+        groups.setdefault((name, player), []).append((t_err, g_err))
+    t, g = np.array(errors_t), np.array(errors_g)
+    print(f"{len(t)} unforced plays compared ({skipped} forced or unreadable left out)")
+    print(f"mean error per play: tawla {1000 * t.mean():.2f} mEMG, gnubg {1000 * g.mean():.2f} mEMG")
+    both = int(((t > 0.03) & (g > 0.03)).sum())
+    print(f"errors (> 0.03): tawla {int((t > 0.03).sum())}, gnubg {int((g > 0.03).sum())}; tawla's that are gnubg's "
+          f"{interval(both, int((t > 0.03).sum()))}; gnubg's that tawla finds {interval(both, int((g > 0.03).sum()))}")
+    per = [(np.mean([a for a, _ in v]), np.mean([b for _, b in v])) for v in groups.values() if len(v) >= 10]
+    a, b = np.array(per).T * 1000
+    r = float(np.corrcoef(a, b)[0, 1])
+    d = a - b
+    print(f"per player per game ({len(per)} with >= 10 unforced plays): correlation r = {r:.3f}; "
+          f"mean difference tawla - gnubg {d.mean():+.2f} ± {1.96 * d.std(ddof=1) / math.sqrt(len(d)):.2f} mEMG")
+    print(f"SUMMARY plays {len(t)}; r {r:.3f}; diff {d.mean():+.2f} mEMG; precision {both / max(1, int((t > 0.03).sum())):.3f}; "
+          f"recall {both / max(1, int((g > 0.03).sum())):.3f}")
+
+
 def interval(k: int, n: int) -> str:
     if not n:
         return "n/a"
@@ -104,8 +188,13 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--folder", default=str(Path(__file__).resolve().parents[2] / "shared" / "data" / "gnubg-analysed"))
     ap.add_argument("--depth", default="4-ply")
+    ap.add_argument("--checker", action="store_true", help="compare the checker plays instead of the cube decisions")
+    ap.add_argument("--cubeless", action="store_true", help="with --checker: tawla ranks by cubeless money equity")
     args = ap.parse_args(argv)
     folder = Path(args.folder)
+    if args.checker:
+        checker(folder / "analysed" / args.depth, args.cubeless)
+        return
     found = list(blocks(folder / "analysed" / args.depth))
     rows = np.stack([np.frombuffer(Position.from_gnubg_id(pid).row, dtype=np.uint8) for _, pid, _, _, _ in found])
     ours = default_evaluator().probabilities(rows.copy(), BG)

@@ -12,6 +12,8 @@ import pytest
 from conftest import require_module, shared_path
 from tawla import Bot, Position
 from tawla.analysis import default_evaluator
+from tawla.analysis.replay import _rank, _score_state
+from tawla.analysis.results import Decision
 from tawla.bots import MoneyCube
 from tawla.cli.__main__ import main
 from tawla.formats.gnubg import MatchState
@@ -320,3 +322,21 @@ class TestCheckerPlayAtTheScore:
         assert main(["moves", "4HPwATDgc/ABMA", "31", "--length", "7", "--score", "0-4"]) == 0
         out = capsys.readouterr().out
         assert "at the score (7-point match, 7-away 3-away, cube 1" in out and "EMG" in out
+
+
+def test_analysis_ranks_a_matchs_plays_at_the_score():
+    """tawla analyze's ranking of a play in a backgammon match is the EMG at the score: at
+    double match point a play is worth 1 - 2 p (p the opponent's winning chance after it)."""
+    pos = Position.from_gnubg_id("4HPwATDgc/ABMA")
+    legal = pos.legal_moves((3, 1))
+    played = legal[-1]
+    state = _score_state(pos.ruleset, 5, (4, 4), 0, 1, None, False)
+    assert state == ScoreState(5, 1, 1)
+    assert _score_state(pos.ruleset, 0, (0, 0), 0, 1, None, False) is None  # money: cubeless
+    dec = Decision(1, 1, None, 0, (3, 1), str(played), str(played), False, len(legal), (167, 167))
+    _rank(dec, legal, played, default_evaluator(), pos.ruleset, state)
+    rows = np.stack([np.frombuffer(pos.play(m).row, dtype=np.uint8) for m in legal]).copy()
+    p = default_evaluator().probabilities(rows, "backgammon")[:, 1]
+    values = 1 - 2 * p
+    k = next(i for i, m in enumerate(legal) if m == played)
+    assert dec.equity_loss == pytest.approx(values.max() - values[k], abs=1e-9) and dec.best == str(legal[int(values.argmax())])

@@ -25,6 +25,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from ..bots.score import play_values_at_score
 from ..core.layout import PACKED_WIDTH
 from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidArgument, TawlaError, UnsupportedRuleset, quote
 from ..formats.record import DOUBLE, DROP, ILLEGAL, RESIGN, ROLL, TAKE, WIN, Action, MatchRecord
@@ -36,6 +37,7 @@ from ..notation import by_written_hits, fitting_moves, hit_points, written_hits
 from ..position import Position
 from ..rules import Ruleset, get_ruleset
 from ..formats.record import crawford_header_on
+from ..met import MAX_AWAY, ScoreState
 from ..rules.match_play import crawford_game
 from .cube import CubeTracker
 from .evaluators import Evaluator
@@ -291,7 +293,8 @@ def _replay(game, ahead: _Ahead, ruleset, match_length, crawford, jacoby, evalua
                                str(move), n_legal <= 1, n_legal, pos.pip_count())
                 if evaluator is not None and n_legal > 1:
                     legal = [Move(steps, dice, ended, pos.row, after, ruleset) for steps, after, ended in sequences]
-                    _rank(dec, legal, move, evaluator, ruleset)
+                    _rank(dec, legal, move, evaluator, ruleset,
+                          _score_state(ruleset, match_length, game.score, act.player, cube, owner, crawford))
                 rep.decisions.append(dec, pos.row, cube, owner)
                 pos = Position(flip_row(move.after, ruleset), ruleset)  # a legal move: no second check
                 mover = 1 - mover
@@ -372,16 +375,44 @@ def _check_result(rep, game, pos, mover, ended_by, cube, ruleset, match_length, 
             rep.notes.append(f"recorded {rep.points} points, the rules give {rep.expected_points}")
 
 
-def _rank(dec: Decision, legal, played, evaluator: Evaluator, ruleset: Ruleset) -> None:
+def _score_state(ruleset: Ruleset, length: int, score, player: int, cube: int, owner: int | None,
+                 crawford: bool) -> ScoreState | None:
+    """The match score a backgammon match's play is ranked at (None: money, no cube, or a
+    state the match model cannot hold; those plays are ranked cubeless)."""
+    if not (length and ruleset.cube) or length > MAX_AWAY:
+        return None
+    rel = 0 if owner is None else (1 if owner == player else -1)
+    try:
+        return ScoreState(length, length - score[player], length - score[1 - player], cube, rel, crawford)
+    except InvalidArgument:
+        return None
+
+
+def _rank(dec: Decision, legal, played, evaluator: Evaluator, ruleset: Ruleset,
+          state: ScoreState | None = None) -> None:
+    """Rank the legal plays and the one played: by cubeless equity (points), or at a match score
+    ``state`` by the normalised cubeful equity (EMG) each leaves (:mod:`tawla.bots.score`, on
+    the evaluator's 0-ply probabilities)."""
     r = ruleset
     rows = np.frombuffer(b"".join(flip_row(m.after, r) for m in legal), dtype=np.uint8)
     rows = rows.reshape(len(legal), PACKED_WIDTH).copy()  # a writable batch for the evaluator
+    if state is not None:
+        method = getattr(evaluator, "probabilities", None)  # a plain callable: its equity alone
+        probs = method(rows, r) if method is not None else Evaluator.probabilities(evaluator, rows, r)
+        equity, _ = play_values_at_score(rows, probs, r, state)
+        _order(dec, legal, played, equity)
+        return
     equity = -np.asarray(evaluator(rows, r), dtype=float)  # children are seen from the opponent
     for k, m in enumerate(legal):  # a move that ends the game is worth its points
         if m.ended:
             res = m.result_position().flip().result()
             if res is not None:
                 equity[k] = res.points if res.winner == 1 else -res.points if res.winner == 0 else 0.0
+    _order(dec, legal, played, equity)
+
+
+def _order(dec: Decision, legal, played, equity: np.ndarray) -> None:
+    """The played move's rank and loss among ``equity`` (the mover's, per legal move)."""
     order = np.argsort(-equity, kind="stable")
     idx = next(k for k, m in enumerate(legal) if m == played)
     dec.rank = int(np.nonzero(order == idx)[0][0]) + 1

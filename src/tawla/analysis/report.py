@@ -186,7 +186,8 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
     evaluated = evaluator is not None or any(g.decisions.ranked for r in reports for g in r.games)
     if evaluator is not None:
         con.print(f"[bold]Evaluator:[/bold] {evaluator.name} — {evaluator.description}")
-        con.print("Equity loss = cubeless points lost against the evaluator's best play.\n")
+        con.print("Equity loss = cubeless points lost against the evaluator's best play; in backgammon matches, "
+                  "normalised cubeful equity (EMG) at the score, the opponent's cube action included.\n")
     for rep in reports:
         if rep.error:
             con.print(f"[red]{escape(str(rep.path))}  unreadable: {escape(str(rep.error))}[/red]\n", highlight=False)
