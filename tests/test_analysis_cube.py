@@ -149,6 +149,7 @@ def test_record_with_a_dropped_early_double(tmp_path, capsys):
     assert dbl["error"] == pytest.approx(dbl["no_double"] - dbl["double_take"]) and dbl["error"] > 0
     assert drop["match_id"] and ":D:" in drop["xgid"]            # the taker's decision, the double offered
     assert g.cube_counts["decisions"] == [1, 2] and g.cube_counts["close"][1] >= 1
+    assert len(g.cube_judged) == 3 and {j["kind"] for j in g.cube_judged} >= {"double", "drop"}
     a, b = player_totals(rep)
     assert (a["doubles"], a["wrong_doubles"], b["drops"], b["wrong_drops"]) == (1, 1, 1, 1)
     assert b["cube_error"] == pytest.approx(drop["error"]) and b["overall_error"] == pytest.approx(
@@ -183,6 +184,11 @@ def test_match_play_is_judged_at_the_score_and_no_evaluator_is_left_out():
     assert 0 < dbl["no_double_mwc"] < 1 and 0 < dbl["double_take_mwc"] < 1
     for e in g.cube_errors:
         assert e["error_mwc"] > 0 and "3:10" in e["xgid"]  # the match's length in the IDs
+    # every judged decision listed, right ones too, each with its IDs and equities
+    assert len(g.cube_judged) == sum(g.cube_counts["decisions"])
+    assert [j["kind"] for j in g.cube_judged] == ["double", "drop", "no_double"] or \
+        {j["kind"] for j in g.cube_judged} <= {"no_double", "double", "take", "drop"}
+    assert all(j["match_id"] and "no_double_mwc" in j and j["error_mwc"] >= 0 for j in g.cube_judged)
     (rep,) = analyze_contents([("e.mat", RECORD.encode())], evaluator=None)
     assert rep.games[0].cube_counts is None and "proper" not in rep.games[0].cube_decisions[0]
     # an evaluator of equities only (the heuristic): a win chance of (1 + e) / 2, no gammons

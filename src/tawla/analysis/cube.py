@@ -181,6 +181,8 @@ class CubeTracker:
             error = model.optimal - model.no_double
             if error >= MIN_ERROR or model.doubled - model.no_double > -CLOSE:
                 counts["close"][t.player] += 1
+            rep.cube_judged.append(self._error(rep, "no_double", t.player, t, error if error >= MIN_ERROR else 0.0,
+                                               numbers))
             if error >= MIN_ERROR:
                 rep.cube_errors.append(self._error(rep, "missed_double", t.player, t, error, numbers))
             return
@@ -188,6 +190,7 @@ class CubeTracker:
         error = model.optimal - model.doubled
         error = error if error >= MIN_ERROR else 0.0
         rep.cube_decisions[t.double].update(numbers, error=error)
+        rep.cube_judged.append(self._error(rep, "double", t.player, t, error, numbers))
         if error:
             rep.cube_errors.append(self._error(rep, "wrong_double", t.player, t, error, numbers))
         if t.answer is None:
@@ -200,6 +203,8 @@ class CubeTracker:
         error = plain.double_take - plain.double_pass if took else plain.double_pass - plain.double_take
         error = error if error >= MIN_ERROR else 0.0
         rep.cube_decisions[t.answer].update(numbers, double_take=plain.double_take, error=error)
+        rep.cube_judged.append(self._error(rep, "take" if took else "drop", taker, t, error,
+                                           dict(numbers, double_take=plain.double_take)))
         if error:
             kind = "wrong_take" if took else "wrong_drop"
             rep.cube_errors.append(self._error(rep, kind, taker, t, error, dict(numbers, double_take=plain.double_take)))
@@ -211,10 +216,13 @@ class CubeTracker:
                "points": error * t.cube, **numbers}
         if "no_double_mwc" in numbers:
             nd, dt, dp = numbers["no_double_mwc"], numbers["double_take_mwc"], numbers["double_pass_mwc"]
-            out["error_mwc"] = {"missed_double": max(nd, min(dt, dp)) - nd, "wrong_double": nd - min(dt, dp),
-                                "wrong_take": dt - dp, "wrong_drop": dp - dt}[kind]
+            best = max(nd, min(dt, dp))
+            out["error_mwc"] = {"missed_double": best - nd, "wrong_double": nd - min(dt, dp),
+                                "wrong_take": dt - dp, "wrong_drop": dp - dt, "no_double": best - nd,
+                                "double": best - min(dt, dp), "take": max(dt - dp, 0.0),
+                                "drop": max(dp - dt, 0.0)}[kind]
         if self.ruleset.has_bar:
-            answer = kind in ("wrong_take", "wrong_drop")  # the taker's turn, with the double offered
+            answer = kind in ("wrong_take", "wrong_drop", "take", "drop")  # the taker's turn, with the double offered
             state = MatchState(cube_value=t.cube, cube_owner=t.owner, player_on_roll=t.player, game_state=1,
                                turn=player, double_offered=answer, match_length=self.match_length,
                                score=self.score, jacoby=self.jacoby)

@@ -297,7 +297,7 @@ class GameReport:
         the double, from the doubler's seat) and ``error`` (points per unit of cube lost by the
         player who acts, >= 0).
     cube_errors : list of dict
-        The cube errors of an analysed money session (:mod:`tawla.analysis.cube`), in order:
+        The cube errors of an analysed money session or match (:mod:`tawla.analysis.cube`), in order:
         ``kind`` (``"missed_double"``, ``"wrong_double"``, ``"wrong_take"``, ``"wrong_drop"``),
         ``player`` (who erred), ``move_number``, ``line``, ``cube`` and ``owner`` (before the
         decision), ``board`` (tawla ID before the roll, from the seat of the player on roll),
@@ -306,10 +306,15 @@ class GameReport:
         ``double_take``, ``double_pass`` (as above), ``error`` (points per unit of cube, at least
         :data:`tawla.analysis.cube.MIN_ERROR`),
         ``error_memg`` (the same x 1000) and ``points`` (``error`` x the cube).
+    cube_judged : list of dict
+        Every cube decision judged, in order (where no double was right too): as
+        ``cube_errors`` with ``kind`` the action taken (``"no_double"``, ``"double"``,
+        ``"take"``, ``"drop"``) and ``error`` 0 when it was right; in a match also the
+        equities as match-winning chances (``*_mwc``) and ``error_mwc``.
     cube_counts : dict or None
         ``{"decisions": [n1, n2], "close": [c1, c2]}``: the cube decisions of each record
         player (turns where he could double, answers to doubles) and the close ones; None
-        when the cube decisions were not analysed (no evaluator, no cube, match play).
+        when the cube decisions were not analysed (no evaluator, no cube, the Crawford game).
     """
 
     number: int
@@ -331,6 +336,7 @@ class GameReport:
     unsettled: list = field(default_factory=list)
     cube_decisions: list = field(default_factory=list)
     cube_errors: list = field(default_factory=list)
+    cube_judged: list = field(default_factory=list)
     cube_counts: dict | None = None
 
     def __post_init__(self):
@@ -352,6 +358,7 @@ class GameReport:
         d["score"], d["notes"], d["unsettled"] = list(self.score), list(self.notes), list(self.unsettled)
         d["cube_decisions"] = [dict(c) for c in self.cube_decisions]
         d["cube_errors"] = [dict(c) for c in self.cube_errors]
+        d["cube_judged"] = [dict(c) for c in self.cube_judged]
         d["cube_counts"] = None if self.cube_counts is None else {k: list(v) for k, v in self.cube_counts.items()}
         if ruleset is None:
             d["decisions"] = [vars(x) for x in self.decisions]
