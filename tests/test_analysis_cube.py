@@ -222,3 +222,19 @@ def test_archive_money_session(tmp_path):
     for r in analyze_parallel(copies, workers=2, chunk_bytes=1):
         assert [g.cube_errors for g in r.games] == [g.cube_errors for g in serial.games]
         assert [g.cube_counts for g in r.games] == [g.cube_counts for g in serial.games]
+
+
+def test_players_across_the_files_of_a_run(tmp_path, capsys):
+    """The JSON's players: each name's sums over the files, the rates worked out from them."""
+    for name in ("a.mat", "b.mat"):
+        (tmp_path / name).write_text(RECORD)
+    assert main(["analyze", "--json", "--workers", "1", "--no-progress", str(tmp_path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    per_file = [s for m in data["matches"] for s in m["player_stats"]]
+    for p in data["players"]:
+        mine = [s for s in per_file if s["name"] == p["name"]]
+        assert p["files"] == 2 == len(mine) and p["ruleset"] == "backgammon"
+        assert p["unforced"] == sum(s["unforced"] for s in mine)
+        assert p["cube_error"] == pytest.approx(sum(s["cube_error"] for s in mine))
+        if p["unforced"]:
+            assert p["checker_rate"] == pytest.approx(p["checker_error"] / p["unforced"])

@@ -57,17 +57,47 @@ def summary(reports) -> dict:
     }
 
 
+def players_across(reports) -> list[dict]:
+    """Per player name and ruleset over every file of a run (units differ between rulesets):
+    the sums of :func:`tawla.analysis.cube.player_totals` (plays, unforced plays, errors, cube
+    decisions) with the rates worked out again from them (``checker_rate`` per unforced play,
+    ``cube_rate`` per close cube decision, ``overall_rate`` per both; points per unit of cube,
+    x 1000 mEMG), ordered by name and ruleset; ``files`` counts the files."""
+    out: dict[tuple[str, str], dict] = {}
+    for rep in reports:
+        if rep.error:
+            continue
+        for t in player_totals(rep):
+            acc = out.setdefault((t["name"], rep.ruleset), {"name": t["name"], "ruleset": rep.ruleset, "files": 0,
+                                                            "cube_analysed": False})
+            acc["files"] += 1
+            acc["cube_analysed"] = acc["cube_analysed"] or bool(t.get("cube_analysed"))
+            for k, v in t.items():
+                if k in ("name", "cube_analysed") or k.endswith("_rate") or isinstance(v, bool) or v is None:
+                    continue
+                if isinstance(v, (int, float)):
+                    acc[k] = acc.get(k, 0) + v
+    for acc in out.values():
+        unforced, close = acc.get("unforced", 0), acc.get("close_cube", 0)
+        acc["checker_rate"] = acc.get("checker_error", 0.0) / unforced if unforced else None
+        acc["cube_rate"] = acc.get("cube_error", 0.0) / close if close else None
+        acc["overall_rate"] = acc.get("overall_error", 0.0) / (unforced + close) if unforced + close else None
+    return [out[k] for k in sorted(out)]
+
+
 def to_json(reports, evaluator) -> str:
     """The whole analysis as JSON (one object: evaluator, summary, matches).
 
     Each match is :meth:`MatchReport.to_dict` (its games with their ``cube_decisions``,
-    ``cube_errors`` and ``cube_counts``) with ``player_stats``: per record player the dict of
-    :func:`tawla.analysis.cube.player_totals` (checker, cube and overall errors in points,
-    rates in points per decision; x 1000 for mEMG).
+    ``cube_errors``, ``cube_judged`` and ``cube_counts``) with ``player_stats``: per record
+    player the dict of :func:`tawla.analysis.cube.player_totals` (checker, cube and overall
+    errors in points, rates in points per decision; x 1000 for mEMG); ``players`` is the same
+    per player name over every file (:func:`players_across`).
     """
     return json.dumps({
         "evaluator": {"name": evaluator.name, "description": evaluator.description} if evaluator else None,
         "summary": summary(reports),
+        "players": players_across(reports),
         "matches": [dict(r.to_dict(), player_stats=player_totals(r)) for r in reports],
     }, indent=1)
 
