@@ -19,7 +19,8 @@ from tawla.cli.__main__ import main
 from tawla.formats.gnubg import MatchState
 from tawla.bots.cube import GNUBG_PACKAGE_EFFICIENCY, cube_decision, cube_efficiency
 from tawla.errors import FormatError, InvalidArgument
-from tawla.met import MAX_AWAY, MatchCube, ScoreState, default_met, load_met, parse_met
+from tawla.met import MAX_AWAY, MatchCube, ScoreState, default_met, load_met, parse_met, table_from_distribution, variant_met
+from tawla.met.variants import variant_distribution
 from tawla.met.cube import (cash_points, cubeful_mwc, cubeless_equity, emg_to_mwc, gammon_prices,
                             mwc_to_emg)
 from tawla.oracles import gnubg_board
@@ -340,3 +341,32 @@ def test_analysis_ranks_a_matchs_plays_at_the_score():
     values = 1 - 2 * p
     k = next(i for i, m in enumerate(legal) if m == played)
     assert dec.equity_loss == pytest.approx(values.max() - values[k], abs=1e-9) and dec.best == str(legal[int(values.argmax())])
+
+
+class TestVariantTables:
+    def test_by_hand(self):
+        """One point a game: a race of fair coin flips (1-away 2-away 3/4, 1-away 3-away 7/8);
+        two points a game: 1-away and 2-away are alike."""
+        ones = table_from_distribution({1: 10})
+        assert ones.mwc(1, 2) == pytest.approx(0.75) and ones.mwc(1, 3) == pytest.approx(0.875)
+        assert ones.mwc(3, 3) == pytest.approx(0.5) and ones.mwc(2, 1) == pytest.approx(0.25)
+        twos = table_from_distribution({2: 3})
+        assert twos.mwc(1, 2) == pytest.approx(0.5) and twos.mwc(2, 3) == pytest.approx(0.75)
+        with pytest.raises(InvalidArgument):
+            table_from_distribution({0: 3})
+        with pytest.raises(InvalidArgument):
+            table_from_distribution({})
+
+    @pytest.mark.parametrize("ruleset", ["adi", "mahbusa", "tawla31", "tawla31-saharat"])
+    def test_measured_tables(self, ruleset):
+        t = variant_met(ruleset)
+        assert sum(variant_distribution(ruleset).values()) >= 3000
+        n = 31
+        pre = t.pre[:n, :n]
+        assert np.allclose(pre + pre.T, 1.0) and np.allclose(np.diag(pre), 0.5)
+        assert (np.diff(pre, axis=0) <= 1e-12).all() and (np.diff(pre, axis=1) >= -1e-12).all()  # monotone
+        assert t.mwc(1, 5, post_crawford=True) == pytest.approx(t.mwc(1, 5))  # no Crawford rule: one table
+
+    def test_unknown(self):
+        with pytest.raises(InvalidArgument):
+            variant_met("backgammon")
