@@ -3,6 +3,11 @@
 Usage::
 
     python bench/bench_match_bots.py [--pairs 200] [--length 5] [--level net0] [--workers 2] [--seed 1]
+    python bench/bench_match_bots.py --ruleset adi --house federation --length 5
+
+In the Tawla rulesets scored by mars (Adi, Mahbusa, Saharat's Tawla 31) there is no cube:
+the score-aware bot plays for match-winning chance from the ruleset's measured table, the
+other for points.
 
 Both bots are ``tawla.Bot(level)``. The score-aware one acts by
 :func:`tawla.bots.policies.bot_action` (plays at the score, doubles, takes and drops by the
@@ -28,7 +33,7 @@ from tawla.formats.gnubg import MatchState
 
 
 def money_action(bot: Bot, view: MatchView):
-    """The money bot: cubeless plays, money cube decisions."""
+    """The money bot: cubeless plays, money cube decisions (points, in a ruleset without a cube)."""
     money = MatchState(cube_value=view.cube_value, cube_owner=view.cube_owner, player_on_roll=view.turn,
                        match_length=0, jacoby=False)
     if view.phase == "move":
@@ -44,9 +49,9 @@ def money_action(bot: Bot, view: MatchView):
 
 def play(args) -> int:
     """One match: 1 when the score-aware bot (seat ``aware``) wins."""
-    seed, length, level, aware = args
-    bot = Bot("backgammon", level)
-    m = Match("backgammon", length=length, rng=seed)
+    seed, length, level, aware, ruleset, house = args
+    bot = Bot(ruleset, level)
+    m = Match(ruleset, house=house, length=length, rng=seed)
     acts = {"roll": m.roll, "double": m.double, "take": m.take, "drop": m.drop,
             "accept": m.accept_resignation, "reject": m.reject_resignation}
     for _ in range(20000):
@@ -69,15 +74,18 @@ def main(argv=None) -> None:
     ap.add_argument("--level", default="net0")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ruleset", default="backgammon")
+    ap.add_argument("--house", default="international")
     args = ap.parse_args(argv)
-    jobs = [(args.seed + i, args.length, args.level, aware) for i in range(args.pairs) for aware in (0, 1)]
+    jobs = [(args.seed + i, args.length, args.level, aware, args.ruleset, args.house)
+            for i in range(args.pairs) for aware in (0, 1)]
     t0 = time.time()
     with ProcessPoolExecutor(args.workers) as pool:
         wins = np.array(list(pool.map(play, jobs, chunksize=4))).reshape(args.pairs, 2)
     per_pair = wins.mean(axis=1)
     share = per_pair.mean()
     half = 1.96 * per_pair.std(ddof=1) / math.sqrt(len(per_pair)) if len(per_pair) > 1 else float("nan")
-    print(f"{2 * args.pairs} {args.length}-point matches ({args.pairs} duplicate pairs), level {args.level}: "
+    print(f"{2 * args.pairs} {args.length}-point {args.ruleset} matches ({args.pairs} duplicate pairs), level {args.level}: "
           f"the score-aware bot won {100 * share:.1f}% ± {100 * half:.1f} ({int(wins.sum())}); "
           f"{time.time() - t0:.0f} s")
     print(f"SUMMARY share {share:.4f} ± {half:.4f} matches {2 * args.pairs}")

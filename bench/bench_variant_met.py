@@ -45,7 +45,11 @@ def main(argv=None) -> None:
             while not pool:
                 res = duel(args.ruleset, player, player, 500, seed=seed)
                 seed += 1
-                pool = [p for p in np.asarray(res.points)[::-1] if p != 0]
+                # one game of each duplicate pair (the other mirrors it), the first mover of
+                # each game drawn at random between the match's players
+                first = np.asarray(res.points)[0::2]
+                flip = np.random.default_rng(seed).random(len(first)) < 0.5
+                pool = [float(p) for p in np.where(flip, -first, first)[::-1] if p != 0]
             p = pool.pop()
             path.append((a, b))
             if p > 0:

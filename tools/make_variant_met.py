@@ -2,11 +2,12 @@
 
 Run (about 10 CPU minutes)::
 
-    python tools/make_variant_met.py --pairs 2000 --seed 2026 -o src/tawla/data/met/variants.json
+    python tools/make_variant_met.py --pairs 4000 --seed 2026 -o src/tawla/data/met/variants.json
 
-Each ruleset's shipped network plays itself (``tawla.training.duel``, duplicate dice, greedy
-0-ply play) for ``2 * pairs`` games; the absolute points of every decided game are counted
-(drawn or unfinished games are left out: RULES.md replays a frozen game). The tables are
+Each ruleset's shipped network plays itself (``tawla.training.duel``, greedy 0-ply play) for
+``pairs`` games: one game of each duplicate pair (the other is the same game with the seats
+swapped, the same bot on both: no new information); the absolute points of every decided game
+are counted (drawn or unfinished games are left out: RULES.md replays a frozen game). The tables are
 computed from these counts when loaded (:mod:`tawla.met.variants`).
 """
 
@@ -31,7 +32,7 @@ def measure(args) -> tuple[str, dict]:
     t0 = time.process_time()
     player = evaluator_player(ruleset, shipped_net(ruleset))
     res = duel(ruleset, player, player, pairs, seed=seed)
-    points = np.abs(np.asarray(res.points))
+    points = np.abs(np.asarray(res.points)[0::2])  # one game of each pair
     won = points[points > 0]
     keys, counts = np.unique(won.astype(int), return_counts=True)
     return ruleset, {"counts": {str(k): int(c) for k, c in zip(keys, counts)}, "games": int(len(points)),
@@ -49,7 +50,7 @@ def main(argv=None) -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         results = dict(pool.map(measure, [(r, args.pairs, args.seed) for r in RULESETS]))
     doc = {"command": "python tools/make_variant_met.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-           "level": "net0 against itself (greedy 0-ply play, duplicate dice)", "seed": args.seed,
+           "level": "net0 against itself (greedy 0-ply play), one game of each duplicate pair", "seed": args.seed,
            "rulesets": results}
     with open(args.output, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1)

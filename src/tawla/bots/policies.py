@@ -89,7 +89,7 @@ def bot_action(bot: Bot, match) -> tuple[str, Move | None]:
     if phase == "over":
         raise InvalidAction("the match is over")
     cube = match.cube_in_play
-    state = match_state_of(match) if cube else None
+    state = match_state_of(match) if cube or match.length else None
     if phase == "move":
         position, dice = match.turn_start_position, match.dice
         return "move", bot.choose(position, dice, match_state=state)
@@ -109,7 +109,7 @@ def _resignation_pays(bot: Bot, match, state: MatchState | None) -> bool:
     offer = match.offer
     answering = 1 - offer["player"]
     mine = answering == match.turn  # the position is seen from the player whose turn it is
-    if state is not None:
+    if state is not None and match.cube_in_play:
         d = bot.cube_action(match.position, match_state=state)
         assert isinstance(d, CubeDecision)  # with a match state: the equities
         if isinstance(d, MatchCube) and d.state is not None:

@@ -1,8 +1,12 @@
-"""Checker play at a match score: each play valued by the match-winning chance it leaves,
-as GNU Backgammon's cubeful evaluation values it — the opponent, on roll after the play,
-takes its best cube action at the score (:class:`tawla.met.MatchCube`) on the cubeless
+"""Checker play at a match score: each play valued by the match-winning chance it leaves.
+
+Backgammon, as GNU Backgammon's cubeful evaluation values it: the opponent, on roll after the
+play, takes its best cube action at the score (:class:`tawla.met.MatchCube`) on the cubeless
 probabilities of the position it faces; the mover's chance is the rest, shown as normalised
-equity (EMG) of the mover's cube."""
+equity (EMG) of the mover's cube. The Tawla rulesets scored by mars (a game is worth 1 or 2,
+RULES.md §4.4): no cube, the chance of each result times the table of the ruleset
+(:func:`tawla.met.variant_met`) after it, shown as ``2 MWC - 1``. Tawla 31 (1 to 15 points a
+game) is not played at the score: its evaluations give no distribution of the points."""
 
 from __future__ import annotations
 
@@ -10,17 +14,18 @@ import numpy as np
 
 from ..errors import InvalidArgument
 from ..formats.gnubg import MatchState
-from ..met import MatchCube, MatchEquityTable, ScoreState, default_met
+from ..met import MAX_AWAY, MatchCube, MatchEquityTable, ScoreState, default_met, variant_met
 from ..met.cube import mwc_to_emg
 from ..rules import get_ruleset
 from .cube import CubeEfficiency, GNUBG_EFFICIENCY, cube_efficiency, score_state
 
-__all__ = ["match_score", "play_values_at_score"]
+__all__ = ["match_score", "play_values_at_score", "play_values_by_mars"]
 
 
-def match_score(match_state: MatchState | None, ruleset) -> ScoreState | None:
-    """The score a play is judged at: None for no state, a money game or a ruleset without a
-    cube (their plays are valued cubeless).
+def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[int, int] | None:
+    """The score a play is judged at: a :class:`ScoreState` in a backgammon match, ``(away,
+    opponent away)`` in a match of a ruleset scored by mars, None for no state, a money game or
+    Tawla 31 (their plays are valued by points).
 
     Raises
     ------
@@ -31,9 +36,29 @@ def match_score(match_state: MatchState | None, ruleset) -> ScoreState | None:
         return None
     if not isinstance(match_state, MatchState):
         raise InvalidArgument(f"match_state must be a MatchState, not {type(match_state).__name__}")
-    if not get_ruleset(ruleset).cube:
+    r = get_ruleset(ruleset)
+    if r.cube:
+        return score_state(match_state)
+    n = match_state.match_length
+    if not n or r.scoring != "mars" or n > MAX_AWAY:
         return None
-    return score_state(match_state)
+    me = match_state.player_on_roll
+    return n - match_state.score[me], n - match_state.score[1 - me]
+
+
+def play_values_by_mars(probs: np.ndarray, ruleset, away: int, opp_away: int) -> np.ndarray:
+    """``float64[N]``: ``2 MWC - 1`` of the mover after each play, in a ruleset scored by
+    mars: ``probs`` the opponent's columns (on roll after the play), a single game 1 point,
+    a mars 2, the ruleset's measured table (:func:`tawla.met.variant_met`)."""
+    t = variant_met(get_ruleset(ruleset).name)
+    p = np.asarray(probs, dtype=np.float64)
+    w, wm, lm = p[:, 1], np.minimum(p[:, 2], p[:, 1]), np.minimum(p[:, 4], 1 - p[:, 1])
+
+    def me(won: int, lost: int) -> float:
+        return t.after(away, opp_away, won, lost, False)
+
+    mwc = (1 - w - lm) * me(1, 0) + lm * me(2, 0) + (w - wm) * me(0, 1) + wm * me(0, 2)
+    return 2 * mwc - 1
 
 
 def play_values_at_score(children: np.ndarray, probs: np.ndarray, ruleset, state: ScoreState,

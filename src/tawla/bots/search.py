@@ -59,7 +59,7 @@ from ..position import Position
 from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
 from .cube import CubeAction, cube_decision
-from .score import match_score, play_values_at_score
+from .score import match_score, play_values_at_score, play_values_by_mars
 
 __all__ = ["Bot", "RankedMove"]
 
@@ -321,8 +321,9 @@ class Bot:
         score (:mod:`tawla.bots.score`): the value is the normalised cubeful equity (EMG) the
         play leaves, the opponent's cube action at the score included, on the cubeless
         probabilities of the position after the play — at 0 ply, or for levels that search
-        (``ply1`` and deeper) after one roll of lookahead (``ply`` 1). A money game, or no
-        state, ranks as below.
+        (``ply1`` and deeper) after one roll of lookahead (``ply`` 1). In a match of a ruleset
+        scored by mars the value is ``2 MWC - 1`` from the ruleset's measured table. A money
+        game, Tawla 31, or no state, ranks as below.
 
         The search of :meth:`values`: every move is valued at 0 ply, the best at 1 ply and, at
         level ``ply2``, the best of those at 2 ply. The moves valued deeper come first (the
@@ -369,7 +370,10 @@ class Bot:
             probs = np.stack([self.preroll(Position(bytes(c), r)) for c in children])
         else:
             probs = np.asarray(self._evaluate(children, r, checked=False), dtype=np.float64)
-        emg, _ = play_values_at_score(children, probs, r, state, met)
+        if isinstance(state, tuple):  # a ruleset scored by mars
+            emg = play_values_by_mars(probs, r, *state)
+        else:
+            emg, _ = play_values_at_score(children, probs, r, state, met)
         ply = 1 if self.depth >= 1 else 0
         return [RankedMove(moves[i], float(emg[i]), ply) for i in np.argsort(-emg, kind="stable")]
 
