@@ -149,12 +149,18 @@ def test_play_a_match_against_the_bot_to_the_end(server, driver, tmp_path):
 @pytest.mark.parametrize("ruleset", ["adi", "mahbusa", "tawla31", "tawla31-saharat"])
 def test_every_ruleset_starts_on_the_board(server, driver, ruleset):
     """The page opens a room of each ruleset against a bot and draws its board (tawla.svg)."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import Select
     driver.get(server.url + "/")
     Select(driver.find_element("id", "ruleset")).select_by_value(ruleset)
     driver.find_element("id", "play-bot").click()
-    svg = _wait(driver, lambda: driver.find_elements("css selector", f"#board svg[data-ruleset='{ruleset}']"),
-                f"a {ruleset} board")[0]
-    drawn = svg.find_elements("css selector", "circle.checker")
-    assert len(drawn) >= 10 and {c.get_attribute("data-side") for c in drawn} == {"on-roll", "opponent"}
+    def sides():  # the board is drawn again on every move of the bot: read it in one go, again if it went stale
+        try:
+            return [c.get_attribute("data-side") for c in driver.find_elements(
+                "css selector", f"#board svg[data-ruleset='{ruleset}'] circle.checker")]
+        except StaleElementReferenceException:
+            return None
+
+    drawn = _wait(driver, sides, f"a {ruleset} board")
+    assert len(drawn) >= 10 and set(drawn) == {"on-roll", "opponent"}
     assert _body(driver)["phase"] in ("roll", "move", "double")
