@@ -34,7 +34,7 @@ import numpy as np
 from ..bots.cube import MoneyCube, cube_efficiency
 from ..core.layout import PACKED_WIDTH
 from ..formats.gnubg import MatchState
-from ..met import CubeDecision, MatchCube, MatchEquityTable, ScoreState, default_met
+from ..met import MAX_AWAY, CubeDecision, MatchCube, MatchEquityTable, ScoreState, default_met
 from ..position import Position
 from .evaluators import Evaluator
 
@@ -93,7 +93,7 @@ class CubeTracker:
         self.match_length, self.crawford = match_length, crawford
         self.score: tuple[int, int] = (int(score[0]), int(score[1]))
         self.met = met if met is not None else (default_met() if match_length else None)
-        fits = not match_length or (match_length <= 64 and max(self.score) < match_length)
+        fits = not match_length or (match_length <= MAX_AWAY and max(self.score) < match_length)
         self.on = evaluator is not None and bool(ruleset.cube) and fits and not crawford
         self.jacoby, self.beaver = jacoby and not match_length, beaver and not match_length
         self.turns: list[_Turn] = []
@@ -145,11 +145,9 @@ class CubeTracker:
     def _state(self, t: _Turn) -> ScoreState | None:
         """The match score from the seat of the player on roll (None in a money session, or
         where the score cannot be: the tracker then leaves the turn out)."""
-        n = self.match_length
-        if not n:
+        if not self.match_length:
             return None
-        owner = 0 if t.owner is None else (1 if t.owner == t.player else -1)
-        return ScoreState(n, n - self.score[t.player], n - self.score[1 - t.player], t.cube, owner, False)
+        return ScoreState.of_seat(self.match_length, self.score, t.player, t.cube, t.owner)
 
     def _models(self, t: _Turn, p, x: float) -> tuple[CubeDecision, CubeDecision]:
         """(the model without beavers, the model the session plays) for a turn."""

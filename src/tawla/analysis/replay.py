@@ -28,7 +28,7 @@ import numpy as np
 from ..bots.score import play_values_at_score
 from ..core.layout import PACKED_WIDTH
 from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidArgument, TawlaError, UnsupportedRuleset, quote
-from ..formats.record import DOUBLE, DROP, ILLEGAL, RESIGN, ROLL, TAKE, WIN, Action, MatchRecord
+from ..formats.record import DOUBLE, DROP, ILLEGAL, RESIGN, ROLL, TAKE, WIN, Action, MatchRecord, crawford_header_on
 from .. import native
 from ..core.dice import check_dice
 from ..core.moves import Move
@@ -36,7 +36,6 @@ from ..native import flip_row
 from ..notation import by_written_hits, fitting_moves, hit_points, written_hits
 from ..position import Position
 from ..rules import Ruleset, get_ruleset
-from ..formats.record import crawford_header_on
 from ..met import MAX_AWAY, ScoreState
 from ..rules.match_play import crawford_game
 from .cube import CubeTracker
@@ -381,9 +380,8 @@ def _score_state(ruleset: Ruleset, length: int, score, player: int, cube: int, o
     state the match model cannot hold; those plays are ranked cubeless)."""
     if not (length and ruleset.cube) or length > MAX_AWAY:
         return None
-    rel = 0 if owner is None else (1 if owner == player else -1)
     try:
-        return ScoreState(length, length - score[player], length - score[1 - player], cube, rel, crawford)
+        return ScoreState.of_seat(length, score, player, cube, owner, crawford)
     except InvalidArgument:
         return None
 

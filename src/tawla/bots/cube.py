@@ -12,6 +12,7 @@ from ..errors import InvalidArgument, quote
 from ..evaluation.board import is_race, pip_counts, sides
 from ..formats.gnubg import MatchState
 from ..met import CubeDecision, MatchCube, MatchEquityTable, ScoreState
+from ..met.cube import relative_owner
 from ..rules import get_ruleset
 
 __all__ = ["CONTACT_EFFICIENCY", "BEAROFF_EFFICIENCY", "GNUBG_EFFICIENCY", "GNUBG_PACKAGE_EFFICIENCY", "CubeAction",
@@ -30,12 +31,11 @@ def score_state(state: MatchState) -> ScoreState | None:
     """
     if not isinstance(state, MatchState):
         raise InvalidArgument(f"match_state must be a MatchState, not {type(state).__name__}")
-    n = state.match_length
-    if not n:
+    if not state.match_length:
         return None
-    me = state.player_on_roll
-    owner = 0 if state.cube_owner is None else (1 if state.cube_owner == me else -1)
-    return ScoreState(n, n - state.score[me], n - state.score[1 - me], state.cube_value, owner, state.crawford)
+    return ScoreState.of_seat(state.match_length, state.score, state.player_on_roll, state.cube_value,
+                              state.cube_owner, state.crawford)
+
 
 @dataclass(frozen=True)
 class CubeEfficiency:
@@ -219,11 +219,6 @@ class MoneyCube(CubeDecision):
         :attr:`optimal` is :attr:`no_double`).
     """
 
-    no_double: float
-    double_take: float
-    double_pass: float = 1.0
-    may_double: bool = True
-
     @classmethod
     def from_probabilities(cls, probs, owner: int = 0, *, jacoby: bool = False, beaver: bool = False,
                            efficiency: float = 0.68) -> "MoneyCube":
@@ -275,7 +270,7 @@ def cube_decision(probs, row: bytes, ruleset, state: MatchState,
     x = float(cube_efficiency(row, ruleset)[0])
     s = score_state(state)
     if s is None:
-        owner = 0 if state.cube_owner is None else (1 if state.cube_owner == state.player_on_roll else -1)
+        owner = relative_owner(state.cube_owner, state.player_on_roll)
         return MoneyCube.from_probabilities(probs, owner, jacoby=state.jacoby and owner == 0, efficiency=x)
     return MatchCube.from_probabilities(probs, s, x, met)
 

@@ -12,14 +12,40 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numpy as np
+
 from ..core.moves import Move
-from ..errors import InvalidAction
+from ..errors import InvalidAction, InvalidArgument, quote
+from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
 from ..formats.gnubg import MatchState
 from ..met import CubeDecision, MatchCube, default_met
 from .search import Bot
 
-__all__ = ["MatchView", "bot_action", "bot_policy", "first_legal_policy", "match_state_of"]
+__all__ = ["CUBE_LEVELS", "MatchView", "bot_action", "bot_policy", "cube_probabilities", "first_legal_policy",
+           "match_state_of"]
+
+CUBE_LEVELS = ("net0", "net1")
+"""The levels of a cube analysis (:func:`cube_probabilities`)."""
+
+
+def cube_probabilities(position, level: str = "net0") -> np.ndarray:
+    """``float64[6]``: the cubeless pre-roll columns (:data:`tawla.evaluation.COLUMNS`) a cube
+    analysis of ``position`` uses: ``net0`` the shipped network's evaluation of the position
+    (0 ply, as ``tawla analyze`` and GNU Backgammon's 0-ply cube analysis), ``net1`` the
+    average over the 21 rolls of the best play's (:meth:`Bot.preroll` of ``net0``).
+
+    Raises
+    ------
+    tawla.errors.InvalidArgument
+        A level other than those of :data:`CUBE_LEVELS`.
+    """
+    if level not in CUBE_LEVELS:
+        raise InvalidArgument(f"level must be net0 or net1, not {quote(level)}")
+    r = position.ruleset
+    if level == "net1":
+        return Bot(r, "net0").preroll(position)
+    return np.asarray(evaluate_rows(position.to_array()[None], r, contact=shipped_net(r)), dtype=np.float64)[0]
 
 
 @dataclass(frozen=True)
@@ -113,13 +139,9 @@ def _resignation_pays(bot: Bot, match, state: MatchState | None) -> bool:
         d = bot.cube_action(match.position, match_state=state)
         assert isinstance(d, CubeDecision)  # with a match state: the equities
         if isinstance(d, MatchCube) and d.state is not None:
-            on_roll_mwc = d.optimal_mwc
-            play_on = on_roll_mwc if mine else 1 - on_roll_mwc
-            n = match.length
-            away_me, away_opp = n - match.score[answering], n - match.score[1 - answering]
-            met = default_met()
-            post = away_me == 1 or away_opp == 1
-            return met.after(away_me, away_opp, offer["points"], 0, post) >= play_on - 1e-12
+            seat = d.state if mine else d.state.flipped()  # the match from the answering player's seat
+            play_on = d.optimal_mwc if mine else 1 - d.optimal_mwc
+            return seat.me(offer["points"], 0, default_met()) >= play_on - 1e-12
         value = d.optimal * match.cube_value
     else:
         value = float(bot.preroll(match.position)[0]) * match.cube_value

@@ -19,7 +19,7 @@ from ..met.cube import mwc_to_emg
 from ..rules import get_ruleset
 from .cube import CubeEfficiency, GNUBG_EFFICIENCY, cube_efficiency, score_state
 
-__all__ = ["match_score", "play_values_at_score", "play_values_by_mars"]
+__all__ = ["match_score", "play_values", "play_values_at_score", "play_values_by_mars"]
 
 
 def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[int, int] | None:
@@ -90,5 +90,14 @@ def play_values_at_score(children: np.ndarray, probs: np.ndarray, ruleset, state
     mwc = np.empty(len(children))
     for i, (p, xi) in enumerate(zip(np.asarray(probs, dtype=np.float64), x)):
         mwc[i] = 1.0 - MatchCube.from_probabilities(p, opp, float(xi), t).optimal_mwc
-    emg = np.array([mwc_to_emg(m, state, t) for m in mwc])
-    return emg, mwc
+    return mwc_to_emg(mwc, state, t), mwc
+
+
+def play_values(children: np.ndarray, probs: np.ndarray, ruleset, score: ScoreState | tuple[int, int],
+                met: MatchEquityTable | None = None) -> np.ndarray:
+    """``float64[N]``: the mover's value of each play at the ``score`` of :func:`match_score`:
+    EMG in backgammon (:func:`play_values_at_score`), ``2 MWC - 1`` in a ruleset scored by
+    mars (:func:`play_values_by_mars`)."""
+    if isinstance(score, tuple):
+        return play_values_by_mars(probs, ruleset, *score)
+    return play_values_at_score(children, probs, ruleset, score, met)[0]

@@ -59,7 +59,7 @@ from ..position import Position
 from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
 from .cube import CubeAction, cube_decision
-from .score import match_score, play_values_at_score, play_values_by_mars
+from .score import match_score, play_values
 
 __all__ = ["Bot", "RankedMove"]
 
@@ -370,10 +370,7 @@ class Bot:
             probs = np.stack([self.preroll(Position(bytes(c), r)) for c in children])
         else:
             probs = np.asarray(self._evaluate(children, r, checked=False), dtype=np.float64)
-        if isinstance(state, tuple):  # a ruleset scored by mars
-            emg = play_values_by_mars(probs, r, *state)
-        else:
-            emg, _ = play_values_at_score(children, probs, r, state, met)
+        emg = play_values(children, probs, r, state, met)
         ply = 1 if self.depth >= 1 else 0
         return [RankedMove(moves[i], float(emg[i]), ply) for i in np.argsort(-emg, kind="stable")]
 

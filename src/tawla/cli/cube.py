@@ -6,13 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
-
-from ..bots import Bot
 from ..bots.cube import cube_decision, decision_fields
+from ..bots.policies import CUBE_LEVELS, cube_probabilities
 from ..errors import ConfigError
-from ..evaluation import evaluate_rows
-from ..evaluation.net import shipped_net
 from ..met import MatchCube, load_met
 from .arguments import POSITION_HELP, RULESET_HELP, add_match_options, id_lines, load_position, match_state
 
@@ -28,7 +24,7 @@ DESCRIPTION = (
     "with the cube efficiency of the position's class, as GNU Backgammon's 0-ply evaluation."
 )
 
-LEVELS = ("net0", "net1")
+LEVELS = CUBE_LEVELS
 """``net0``: the shipped network's probabilities of the position (0 ply); ``net1``: the
 average over the 21 rolls of the best play's (one roll of lookahead)."""
 
@@ -70,13 +66,8 @@ def decision_lines(d, probs, what: str, redouble: bool = False) -> list[str]:
         lines += ["Cubeful equity:", f"1. No double           {d.no_double:+.3f}"]
     else:
         best = d.optimal
-        order = sorted(_ACTION_NAMES, key=lambda k: (abs(getattr(d, k) - best) > 1e-12, -getattr(d, k)))
-        if d.double and d.take:
-            order = ["double_take"] + [k for k in order if k != "double_take"]
-        elif d.double:
-            order = ["double_pass"] + [k for k in order if k != "double_pass"]
-        else:
-            order = ["no_double"] + [k for k in order if k != "no_double"]
+        first = ("double_take" if d.take else "double_pass") if d.double else "no_double"
+        order = [first] + sorted((k for k in _ACTION_NAMES if k != first), key=lambda k: -getattr(d, k))
         lines.append("Cubeful equities:")
         for i, k in enumerate(order, 1):
             eq = getattr(d, k)
@@ -113,12 +104,8 @@ def run(args: argparse.Namespace) -> int:
     state = match_state(args, args.position, pos)
     assert state is not None  # a ruleset with a cube has backgammon's board
     met = load_met(args.met) if args.met else None
-    r = pos.ruleset
-    if args.level == "net1":
-        probs = Bot(r, "net0").preroll(pos)
-    else:
-        probs = np.asarray(evaluate_rows(pos.to_array()[None], r, contact=shipped_net(r)), dtype=np.float64)[0]
-    d = cube_decision(probs, pos.row, r, state, met)
+    probs = cube_probabilities(pos, args.level)
+    d = cube_decision(probs, pos.row, pos.ruleset, state, met)
     n = state.match_length
     if n:
         me = state.player_on_roll

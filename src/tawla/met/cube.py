@@ -13,13 +13,14 @@ cube's value, -1 a loss of it, GNU Backgammon's ``mwc2eq``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from ..errors import InvalidArgument, quote
 from .table import MAX_AWAY, MatchEquityTable, default_met
 
-__all__ = ["ScoreState", "CubeDecision", "MatchCube", "probabilities5"]
+__all__ = ["ScoreState", "CubeDecision", "MatchCube", "probabilities5", "relative_owner"]
 
 _TOO_CLOSE = 1e-7
 
@@ -82,6 +83,20 @@ class ScoreState:
         if self.owner == 0 and self.cube != 1:
             raise InvalidArgument(f"a centred cube is at 1, not {self.cube}")
 
+    @classmethod
+    def of_seat(cls, length: int, score, player: int, cube: int = 1, owner: int | None = None,
+                crawford: bool = False) -> "ScoreState":
+        """The match from the seat of ``player`` (0 or 1), given the two players' ``score``
+        and the cube's absolute ``owner`` (None centred, else the player who owns it).
+
+        Raises
+        ------
+        tawla.errors.InvalidArgument
+            As the constructor.
+        """
+        return cls(length, length - score[player], length - score[1 - player], cube,
+                   relative_owner(owner, player), crawford)
+
     @property
     def post_crawford(self) -> bool:
         """This game is after the Crawford game (a player 1 away, not the Crawford game)."""
@@ -120,6 +135,12 @@ class ScoreState:
         return not (self.post_crawford and self.away == 1)
 
 
+def relative_owner(owner: int | None, player: int) -> int:
+    """The cube's owner seen from ``player``: 0 centred (None), 1 ``player`` owns it, -1 the
+    opponent does."""
+    return 0 if owner is None else (1 if owner == player else -1)
+
+
 def probabilities5(probs) -> np.ndarray:
     """``float64[5]``: GNU Backgammon's five from 5 values (that order) or tawla's 6 columns
     (:data:`tawla.evaluation.COLUMNS`: equity first, dropped).
@@ -151,9 +172,11 @@ def _ratios(p: np.ndarray) -> tuple[float, float, float, float]:
     return float(g0), float(b0), float(g1), float(b1)
 
 
+@lru_cache(maxsize=4096)
 def gammon_prices(s: ScoreState, met: MatchEquityTable) -> tuple[float, float, float, float]:
     """The extra normalised equity of a gammon won, a gammon lost, a backgammon won and a
-    backgammon lost beyond the game before it (GNU Backgammon's gammon prices, >= 0)."""
+    backgammon lost beyond the game before it (GNU Backgammon's gammon prices, >= 0); kept
+    per score and table (both immutable: every position judged at a score shares them)."""
     c = s.cube
     win, lose = s.me(c, 0, met), s.me(0, c, met)
     centre = (win + lose) / 2
@@ -173,8 +196,8 @@ def cubeless_equity(p: np.ndarray, s: ScoreState, met: MatchEquityTable) -> floa
     return float(2 * p[0] - 1 + p[1] * gw - p[3] * gl + p[2] * bw - p[4] * bl)
 
 
-def mwc_to_emg(mwc: float, s: ScoreState, met: MatchEquityTable) -> float:
-    """MWC as normalised equity: +1 winning the cube's value, -1 losing it."""
+def mwc_to_emg(mwc, s: ScoreState, met: MatchEquityTable):
+    """MWC (a number or an array) as normalised equity: +1 winning the cube's value, -1 losing it."""
     win, lose = s.me(s.cube, 0, met), s.me(0, s.cube, met)
     return (2 * mwc - (win + lose)) / (win - lose)
 

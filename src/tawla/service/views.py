@@ -10,14 +10,12 @@ import json
 import threading
 from typing import Any, Sequence
 
-import numpy as np
-
 from ..bots import Bot
 from ..bots.cube import cube_decision, decision_fields
+from ..bots.policies import cube_probabilities
 from ..errors import InvalidArgument, InvalidDice, InvalidId, TawlaError, UnsupportedRuleset, quote
 from ..formats.gnubg import MatchState
-from ..evaluation import evaluate, evaluate_rows
-from ..evaluation.net import shipped_net
+from ..evaluation import evaluate
 from ..match import Match
 from ..position import Position
 from ..rules import get_ruleset
@@ -181,8 +179,7 @@ def cube_of(ruleset: str, position: str, length: int | None, score: Sequence[int
     if not r.cube:
         raise UnsupportedRuleset(f"{r.name} has no doubling cube")
     lv = level or "net0"
-    if lv not in ("net0", "net1"):
-        raise InvalidArgument(f"level must be net0 or net1, not {quote(lv)}")
+    probs = cube_probabilities(pos, lv)  # refuses another level first, as it always did
     text = position.strip()
     base = MatchState.from_xgid(text) if text.upper().startswith("XGID=") else MatchState(jacoby=False)
     me = base.player_on_roll
@@ -206,8 +203,6 @@ def cube_of(ruleset: str, position: str, length: int | None, score: Sequence[int
         raise InvalidArgument(str(e)) from None
     if state.match_length and max(state.score) >= state.match_length:
         raise InvalidArgument(f"the score {list(state.score)} is not below the match length {state.match_length}")
-    probs = Bot(r, "net0").preroll(pos) if lv == "net1" else \
-        np.asarray(evaluate_rows(pos.to_array()[None], r, contact=shipped_net(r)), dtype=np.float64)[0]
     d = cube_decision(probs, pos.row, r, state)
     return {"ruleset": r.name, "position": pos.gnubg_id(), "match_id": state.match_id(), "xgid": pos.xgid(state),
             "level": lv, "match_length": state.match_length, **decision_fields(d, probs)}
