@@ -111,7 +111,8 @@ def _away(value, what: str) -> int:
 
 def _extend_pre(pre: np.ndarray, n: int) -> None:
     """Fill ``pre`` beyond the native ``n`` rows by Montgomery's formula (in place): the
-    leader's chance from a normal law of the point difference over the games left."""
+    trailer's chance, the mass of a normal law of the points won over the games left (sigma)
+    between the point difference and 6 sigma; the leader's is the rest."""
     for i in range(n, MAX_AWAY):
         s0 = _STDDEV[i + 1] if i + 1 <= 10 else 1.77
         for j in range(i + 1):
@@ -119,8 +120,7 @@ def _extend_pre(pre: np.ndarray, n: int) -> None:
             sigma = math.sqrt(s0 * s0 + s1 * s1) * math.sqrt((i + j + 2) / 2.0)
             diff = float(i - j)
             if 6.0 * sigma > diff:
-                area = (math.erf(6.0 * sigma / sigma / math.sqrt(2)) - math.erf(diff / sigma / math.sqrt(2))) / 2
-                pre[i, j] = area
+                pre[i, j] = (math.erf(6.0 / math.sqrt(2)) - math.erf(diff / (sigma * math.sqrt(2)))) / 2
             else:
                 pre[i, j] = 0.0
     for i in range(MAX_AWAY):
