@@ -9,8 +9,10 @@ shipped network against itself are played and chained into matches of ``--length
 each game used once; at the start of every game the score (player A away, player B away) is
 recorded with whether A went on to win the match. Reported: the matches, the scores visited
 at least 50 times and the share of them whose 95% interval of A's winning share holds the
-table's value, and a z-score of all visits together (sum of (won - table) over the root of
-the sum of table x (1 - table)); the last line is a one-line summary.
+table's value, and a z-score of all visits together: each match's sum of (won - table) over
+the scores it passed (zero mean where the table is right; the visits of one match are
+correlated, the matches are not), their total over the root of the sum of their squares; the
+last line is a one-line summary.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ def main(argv=None) -> None:
     player = evaluator_player(args.ruleset, shipped_net(args.ruleset))
     visits: dict = defaultdict(lambda: [0, 0])  # (a, b) -> [visits, A won]
     pool: list = []
+    per_match: list = []  # sum over the match's scores of (A won - table)
     seed, done = args.seed, 0
     while done < args.matches:
         a = b = args.length
@@ -59,19 +62,18 @@ def main(argv=None) -> None:
         for s in path:
             visits[s][0] += 1
             visits[s][1] += int(a <= 0)
+        per_match.append(sum(int(a <= 0) - table.mwc(*s) for s in path))
         done += 1
     inside = counted = 0
-    num = den = 0.0
     for (a, b), (n, won) in visits.items():
         m = table.mwc(a, b)
-        num += won - n * m
-        den += n * m * (1 - m)
         if n >= 50:
             counted += 1
             share = won / n
             half = 1.96 * math.sqrt(max(m * (1 - m), 1e-12) / n)
             inside += abs(share - m) <= half
-    z = num / math.sqrt(den) if den else float("nan")
+    d = np.asarray(per_match)
+    z = d.sum() / math.sqrt((d ** 2).sum()) if (d ** 2).sum() > 0 else float("nan")
     print(f"{args.matches} {args.length}-point {args.ruleset} matches; {counted} scores visited >= 50 times, "
           f"{inside} of them ({100 * inside / max(counted, 1):.0f}%) within the 95% interval of the table; "
           f"all visits together z = {z:+.2f}")

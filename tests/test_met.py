@@ -374,14 +374,11 @@ class TestVariantTables:
 
 
 def test_mars_rulesets_play_for_the_match():
-    """Adi at 1-away 1-away: a mars counts one, a play is worth 2 p - 1 (p its winning chance);
-    Tawla 31 keeps playing for points."""
+    """Adi at 1-away 1-away: a mars counts one, a play is worth 2 p - 1 (p its winning chance)
+    (Tawla 31: tests/test_t31_match.py)."""
     pos = get_ruleset("adi").initial_position()
     bot = Bot("adi", "net0")
     ranked = bot.hint(pos, (3, 1), match_state=MatchState(match_length=5, score=(4, 4)))
     rows = np.stack([np.frombuffer(pos.play(r.move).row, dtype=np.uint8) for r in ranked]).copy()
     p_opp = default_evaluator().probabilities(rows, "adi")[:, 1]
     assert [r.value for r in ranked] == pytest.approx(list(1 - 2 * p_opp), abs=1e-9)
-    t31 = get_ruleset("tawla31").initial_position()
-    plain = [r.value for r in Bot("tawla31", "net0").hint(t31, (3, 1))]
-    assert [r.value for r in Bot("tawla31", "net0").hint(t31, (3, 1), match_state=MatchState(match_length=11))] == plain

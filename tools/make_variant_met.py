@@ -1,8 +1,8 @@
 """Measure the points a game is won by in each Tawla ruleset, for their match equity tables.
 
-Run (about 10 CPU minutes)::
+Run (about 17 CPU minutes)::
 
-    python tools/make_variant_met.py --pairs 4000 --seed 2026 -o src/tawla/data/met/variants.json
+    python tools/make_variant_met.py --pairs 100000 --seed 2026 -o src/tawla/data/met/variants.json
 
 Each ruleset's shipped network plays itself (``tawla.training.duel``, greedy 0-ply play) for
 ``pairs`` games: one game of each duplicate pair (the other is the same game with the seats

@@ -19,7 +19,8 @@ from ..errors import InvalidAction, InvalidArgument, quote
 from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
 from ..formats.gnubg import MatchState
-from ..met import CubeDecision, MatchCube, default_met
+from ..met import CubeDecision, MatchCube, default_met, variant_met
+from .score import match_score, play_values_by_mars, play_values_by_points, preroll_outcomes
 from .search import Bot
 
 __all__ = ["CUBE_LEVELS", "MatchView", "bot_action", "bot_policy", "cube_probabilities", "first_legal_policy",
@@ -103,7 +104,8 @@ def bot_action(bot: Bot, match) -> tuple[str, Move | None]:
     * ``double``: ``("take", None)`` or ``("drop", None)`` by the same model from the doubler's
       seat;
     * ``resign``: ``("accept", None)`` when the points offered are worth at least playing on
-      (match-winning chance in a backgammon match, points elsewhere), else ``("reject", None)``;
+      (match-winning chance in a match, points in a money game or session), else
+      ``("reject", None)``;
     * ``move``: ``("move", the move)`` chosen at the score (:meth:`Bot.choose`).
 
     Raises
@@ -135,6 +137,12 @@ def _resignation_pays(bot: Bot, match, state: MatchState | None) -> bool:
     offer = match.offer
     answering = 1 - offer["player"]
     mine = answering == match.turn  # the position is seen from the player whose turn it is
+    score = match_score(state, bot.ruleset)
+    if isinstance(score, tuple):  # a Tawla match: match-winning chances from its table
+        on_roll = _tawla_mwc(bot, match.position, *score)
+        away, opp_away = score if mine else score[::-1]
+        return (variant_met(bot.ruleset.name).after(away, opp_away, offer["points"], 0, False)
+                >= (on_roll if mine else 1 - on_roll) - 1e-12)
     if state is not None and match.cube_in_play:
         d = bot.cube_action(match.position, match_state=state)
         assert isinstance(d, CubeDecision)  # with a match state: the equities
@@ -147,6 +155,19 @@ def _resignation_pays(bot: Bot, match, state: MatchState | None) -> bool:
         value = float(bot.preroll(match.position)[0]) * match.cube_value
     play_on = value if mine else -value
     return offer["points"] >= play_on - 1e-12
+
+
+def _tawla_mwc(bot: Bot, position, away: int, opp_away: int) -> float:
+    """The match-winning chance of the side on roll of ``position`` (not over) before it rolls,
+    ``away`` against ``opp_away`` in a match of a Tawla ruleset, on the bot's pre-roll
+    evaluation: the values of :mod:`tawla.bots.score` for the other side, turned round."""
+    r = bot.ruleset
+    if r.scoring == "checkers_left":
+        o = preroll_outcomes(position.to_array()[None], r, bot.contact)
+        other = play_values_by_points(o, r, opp_away, away)
+    else:
+        other = play_values_by_mars(bot.preroll(position)[None], r, opp_away, away)
+    return float(1 - (other[0] + 1) / 2)
 
 
 def bot_policy(ruleset, level: str | None = None) -> Callable:

@@ -5,27 +5,32 @@ play, takes its best cube action at the score (:class:`tawla.met.MatchCube`) on 
 probabilities of the position it faces; the mover's chance is the rest, shown as normalised
 equity (EMG) of the mover's cube. The Tawla rulesets scored by mars (a game is worth 1 or 2,
 RULES.md §4.4): no cube, the chance of each result times the table of the ruleset
-(:func:`tawla.met.variant_met`) after it, shown as ``2 MWC - 1``. Tawla 31 (1 to 15 points a
-game) is not played at the score: its evaluations give no distribution of the points."""
+(:func:`tawla.met.variant_met`) after it, shown as ``2 MWC - 1``; Tawla 31 (1 to 15 points a
+game, §5.7) likewise over the distribution of the points of
+:func:`tawla.evaluation.points.points_distribution`."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..core.dice import ROLL_WEIGHTS
 from ..errors import InvalidArgument
+from ..evaluation.points import MARGINS, points_distribution, t31_outcomes
 from ..formats.gnubg import MatchState
+from ..native import expand_all_rolls
 from ..met import MAX_AWAY, MatchCube, MatchEquityTable, ScoreState, default_met, variant_met
 from ..met.cube import mwc_to_emg
 from ..rules import get_ruleset
 from .cube import CubeEfficiency, GNUBG_EFFICIENCY, cube_efficiency, score_state
 
-__all__ = ["match_score", "play_values", "play_values_at_score", "play_values_by_mars"]
+__all__ = ["match_score", "play_values", "play_values_at_score", "play_values_by_mars", "play_values_by_points",
+           "preroll_outcomes"]
 
 
 def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[int, int] | None:
     """The score a play is judged at: a :class:`ScoreState` in a backgammon match, ``(away,
-    opponent away)`` in a match of a ruleset scored by mars, None for no state, a money game or
-    Tawla 31 (their plays are valued by points).
+    opponent away)`` in a match of a Tawla ruleset (no cube), None for no state or a money
+    game (its plays are valued by points).
 
     Raises
     ------
@@ -40,7 +45,7 @@ def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[i
     if r.cube:
         return score_state(match_state)
     n = match_state.match_length
-    if not n or r.scoring != "mars" or n > MAX_AWAY:
+    if not n or r.scoring not in ("mars", "checkers_left") or n > MAX_AWAY:
         return None
     me = match_state.player_on_roll
     return n - match_state.score[me], n - match_state.score[1 - me]
@@ -59,6 +64,40 @@ def play_values_by_mars(probs: np.ndarray, ruleset, away: int, opp_away: int) ->
 
     mwc = (1 - w - lm) * me(1, 0) + lm * me(2, 0) + (w - wm) * me(0, 1) + wm * me(0, 2)
     return 2 * mwc - 1
+
+
+def play_values_by_points(outcomes: np.ndarray, ruleset, away: int, opp_away: int) -> np.ndarray:
+    """``float64[N]``: ``2 MWC - 1`` of the mover after each play in Tawla 31 (RULES.md §5.7):
+    ``outcomes`` the opponent's columns of :func:`tawla.evaluation.points.t31_outcomes` (on
+    roll after the play), each result of :func:`~tawla.evaluation.points.points_distribution`
+    times the ruleset's measured table (:func:`tawla.met.variant_met`) after it."""
+    t = variant_met(get_ruleset(ruleset).name)
+    mine = np.array([t.after(away, opp_away, 0, int(m), False) if m > 0 else t.after(away, opp_away, int(-m), 0, False)
+                     for m in MARGINS])  # the opponent's margin m
+    mine[MARGINS == 0] = 0.0
+    return 2 * (points_distribution(outcomes) @ mine) - 1
+
+
+def preroll_outcomes(rows: np.ndarray, r, contact=None) -> np.ndarray:
+    """``float64[N, 5]``: :func:`tawla.evaluation.points.t31_outcomes` of each row before its
+    side on roll rolls, the average over the 21 rolls of the outcomes after its best move by
+    equity (as :meth:`tawla.Bot.preroll` averages the columns); a row with no move keeps its
+    own. ``rows`` valid positions of ``r``, not validated here."""
+    rows = np.ascontiguousarray(rows, dtype=np.uint8)
+    out = t31_outcomes(rows, r, contact)
+    c, par, roll = expand_all_rolls(rows, r)
+    if len(c) == 0:
+        return out
+    ev = t31_outcomes(c, r, contact)
+    mine = np.column_stack([1 - ev[:, 0], ev[:, 3], ev[:, 4], ev[:, 1], ev[:, 2]])
+    key = np.asarray(par, np.int64) * 21 + roll
+    order = np.lexsort((-(mine[:, 2] - mine[:, 4]), key))  # each (row, roll) best first
+    first = order[np.r_[True, key[order][1:] != key[order][:-1]]]
+    acc = np.zeros_like(out)
+    np.add.at(acc, par[first], ROLL_WEIGHTS[roll[first]][:, None] * mine[first])
+    moved = np.unique(par)
+    out[moved] = acc[moved]
+    return out
 
 
 def play_values_at_score(children: np.ndarray, probs: np.ndarray, ruleset, state: ScoreState,
@@ -97,7 +136,10 @@ def play_values(children: np.ndarray, probs: np.ndarray, ruleset, score: ScoreSt
                 met: MatchEquityTable | None = None) -> np.ndarray:
     """``float64[N]``: the mover's value of each play at the ``score`` of :func:`match_score`:
     EMG in backgammon (:func:`play_values_at_score`), ``2 MWC - 1`` in a ruleset scored by
-    mars (:func:`play_values_by_mars`)."""
+    mars (:func:`play_values_by_mars`) or in Tawla 31 (:func:`play_values_by_points`, ``probs``
+    then the columns of :func:`tawla.evaluation.points.t31_outcomes`)."""
     if isinstance(score, tuple):
+        if get_ruleset(ruleset).scoring == "checkers_left":
+            return play_values_by_points(probs, ruleset, *score)
         return play_values_by_mars(probs, ruleset, *score)
     return play_values_at_score(children, probs, ruleset, score, met)[0]

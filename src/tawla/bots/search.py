@@ -52,6 +52,7 @@ from ..core.moves import Move
 from ..errors import ConfigError, InvalidAction, InvalidArgument, InvalidPosition, UnsupportedRuleset, quote
 from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
+from ..evaluation.points import t31_outcomes
 from ..evaluation.routing import compiled_net_choice
 from ..formats.gnubg import MatchState
 from ..met import CubeDecision, MatchEquityTable
@@ -59,7 +60,7 @@ from ..position import Position
 from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
 from .cube import CubeAction, cube_decision
-from .score import match_score, play_values
+from .score import match_score, play_values, preroll_outcomes
 
 __all__ = ["Bot", "RankedMove"]
 
@@ -216,7 +217,7 @@ class Bot:
     def choose(self, position: Position, dice: DiceLike, *, match_state: MatchState | None = None) -> Move:
         """The move to play with ``dice``: a :class:`tawla.Move` of ``position.legal_moves(dice)``,
         or the pass (``Move.is_pass``) when the turn passes; ``position.play`` takes either.
-        With ``match_state`` (a backgammon match), the first of :meth:`hint` at the score.
+        With ``match_state`` (a match), the first of :meth:`hint` at the score.
 
         Raises
         ------
@@ -321,9 +322,9 @@ class Bot:
         score (:mod:`tawla.bots.score`): the value is the normalised cubeful equity (EMG) the
         play leaves, the opponent's cube action at the score included, on the cubeless
         probabilities of the position after the play — at 0 ply, or for levels that search
-        (``ply1`` and deeper) after one roll of lookahead (``ply`` 1). In a match of a ruleset
-        scored by mars the value is ``2 MWC - 1`` from the ruleset's measured table. A money
-        game, Tawla 31, or no state, ranks as below.
+        (``ply1`` and deeper) after one roll of lookahead (``ply`` 1). In a match of a Tawla
+        ruleset it is ``2 MWC - 1`` from the ruleset's measured table. No state, or a money
+        game, ranks as below.
 
         The search of :meth:`values`: every move is valued at 0 ply, the best at 1 ply and, at
         level ``ply2``, the best of those at 2 ply. The moves valued deeper come first (the
@@ -366,7 +367,9 @@ class Bot:
     def _hint_at_score(self, moves, children, state, met) -> list[RankedMove]:
         """:meth:`hint` at a match score (its docstring)."""
         r = self.ruleset
-        if self.depth >= 1:
+        if r.scoring == "checkers_left":  # its points apart: won and lost
+            probs = (preroll_outcomes if self.depth >= 1 else t31_outcomes)(children, r, self.contact)
+        elif self.depth >= 1:
             probs = np.stack([self.preroll(Position(bytes(c), r)) for c in children])
         else:
             probs = np.asarray(self._evaluate(children, r, checked=False), dtype=np.float64)

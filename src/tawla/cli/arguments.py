@@ -65,9 +65,11 @@ _SCORE = re.compile(r"(\d{1,5})\s*[-,:/]\s*(\d{1,5})")
 
 
 def add_match_options(p: argparse.ArgumentParser) -> None:
-    """The match context of a backgammon board, for its XGID and gnubg Match ID: ``--cube``,
-    ``--owner``, ``--score``, ``--length``, ``--crawford`` (read by :func:`match_state`)."""
-    g = p.add_argument_group("match context (backgammon boards; an XGID given as the position brings its own)")
+    """The match context of a board, for its XGID and gnubg Match ID: ``--cube``, ``--owner``,
+    ``--score``, ``--length``, ``--crawford`` (read by :func:`match_state`); the rulesets
+    without a cube take ``--score`` and ``--length``."""
+    g = p.add_argument_group("match context (an XGID given as the position brings its own; "
+                             "without a cube: --length and --score)")
     g.add_argument("--cube", type=positive, default=None, help="cube value, a power of two (default 1)")
     g.add_argument("--owner", choices=sorted(_OWNERS), default=None,
                    help="who owns the cube: on-roll, opponent or centre (default)")
@@ -80,24 +82,30 @@ def match_state(args: argparse.Namespace, text: str, position: Position,
                 dice: tuple[int, int] | None = None) -> MatchState | None:
     """The match context of the command line: the XGID's own (when ``text`` is one) or a money
     game with the cube centred, the side on roll as gnubg's player 0, with the options of
-    :func:`add_match_options` and ``dice`` (the roll) applied on top. None for a board that
-    no XGID describes (no options given).
+    :func:`add_match_options` and ``dice`` (the roll) applied on top. On a board no XGID
+    describes (the no-hit rulesets) the match of ``--length`` and ``--score``, or None.
 
     Raises
     ------
     tawla.errors.ConfigError
-        A match option on a board without backgammon's geometry, a score that is not two
+        A cube option on a board of a ruleset without a bar (no cube), a score that is not two
         whole numbers, or options that do not make a match state (a cube that is not a power
         of two, a score not below the match length, Crawford in a money game).
     """
     given = [f"--{k}" for k in ("cube", "owner", "score", "length") if getattr(args, k) is not None]
     given += ["--crawford"] if args.crawford else []
-    if not position.ruleset.has_bar:
-        if given:
-            raise ConfigError(f"{', '.join(given)}: the match context of an XGID, for backgammon boards "
-                              f"(not {position.ruleset.name})")
-        return None
-    base = MatchState.from_xgid(text.strip()) if _is_xgid(text.strip()) else MatchState(jacoby=False)
+    if not position.ruleset.has_bar:  # no XGID: a match of a Tawla ruleset, by its score alone
+        cube = [g for g in given if g not in ("--score", "--length")]
+        if cube:
+            raise ConfigError(f"{', '.join(cube)}: {position.ruleset.name} has no doubling cube "
+                              "(a match of it takes --length and --score)")
+        if not args.length:
+            if args.score is not None:
+                raise ConfigError("--score needs --length: the match length in points")
+            return None
+        base = MatchState(jacoby=False)
+    else:
+        base = MatchState.from_xgid(text.strip()) if _is_xgid(text.strip()) else MatchState(jacoby=False)
     me = base.player_on_roll
     owner = base.cube_owner
     if args.owner is not None:
@@ -128,7 +136,7 @@ def id_lines(position: Position, state: MatchState | None) -> list[str]:
     """The IDs of a position, one a line: on a backgammon board its gnubg Position ID, the
     gnubg Match ID and the XGID of ``state``, then (every board) its tawla ID."""
     lines = []
-    if state is not None:
+    if state is not None and position.ruleset.has_bar:
         lines += [f"Position ID: {position.gnubg_id()}", f"Match ID   : {state.match_id()}",
                   position.xgid(state)]
     return lines + [f"tawla ID   : {position.id()}"]

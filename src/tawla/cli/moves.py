@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..bots import Bot, RankedMove
+from ..bots.score import match_score
 from ..errors import ConfigError
 from ..rollout import rollout
 from ..rollout.text import format_text
@@ -100,15 +101,17 @@ def run(args: argparse.Namespace) -> int:
         print(format_text(rollout(pos, dice, settings=rollout_settings(args), top=args.top, cube_owner=owner,
                                   workers=args.workers)))
         return 0
-    at_score = state is not None and state.match_length > 0 and pos.ruleset.cube
+    at_score = match_score(state, pos.ruleset) is not None
     ranked = Bot(pos.ruleset, args.level).hint(pos, dice, match_state=state if at_score else None)
     if at_score:
         assert state is not None
         me = state.player_on_roll
         n = state.match_length
+        what = (f"cube {state.cube_value}; Eq.: cubeful equity normalised to the cube, EMG, the opponent's cube "
+                "action at the score included" if pos.ruleset.cube else
+                f"Eq.: 2 x match-winning chance - 1, from {pos.ruleset.name}'s measured table")
         print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{plural}, ranked by the {args.level} bot at the score "
-              f"({n}-point match, {n - state.score[me]}-away {n - state.score[1 - me]}-away, cube {state.cube_value}; "
-              f"Eq.: cubeful equity normalised to the cube, EMG, the opponent's cube action at the score included)")
+              f"({n}-point match, {n - state.score[me]}-away {n - state.score[1 - me]}-away, {what})")
     else:
         print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{plural}, ranked by the {args.level} bot "
               f"(Eq.: cubeless equity of the side on roll in points; (diff): the play's equity minus the best's)")

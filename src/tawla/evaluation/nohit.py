@@ -35,9 +35,9 @@ from .. import native
 from ..rules import PIN, get_ruleset
 from .board import LOGMISS, POINT_MAP, check_rows, sides
 from .protocol import equity_from_probs
-from .rolls import MU, VAR_PER_PIP, combine, normal_rolls, t31_equity
+from .rolls import MU, VAR_PER_PIP, combine, normal_rolls, t31_equity, t31_points
 
-__all__ = ["nohit_contact", "nohit_contact_np"]
+__all__ = ["nohit_contact", "nohit_contact_np", "nohit_points_np"]
 
 
 def _runs_ahead(blocks, ahead):
@@ -149,6 +149,26 @@ def nohit_contact(rows, ruleset) -> np.ndarray:
 def nohit_contact_np(rows, ruleset) -> np.ndarray:
     """:func:`nohit_contact` in numpy (the reference of the compiled twin)."""
     r = get_ruleset(ruleset)
+    win, wg, lg, parts, me, opp = _nohit_race(rows, r)
+    out = np.zeros((len(rows), 6))
+    out[:, 1], out[:, 2], out[:, 4] = win, wg, lg
+    if r.scoring == "checkers_left":
+        out[:, 0] = t31_equity(parts, me, opp)
+    else:
+        out[:, 0] = equity_from_probs(out[:, 1:], r)
+    return out
+
+
+def nohit_points_np(rows, ruleset) -> tuple[np.ndarray, np.ndarray]:
+    """tawla31's expected points won and lost by the side to move (RULES.md §5.7) by the
+    no-hit contact model (:func:`tawla.evaluation.rolls.t31_points`); ``float64[N]`` twice."""
+    _, _, _, parts, me, opp = _nohit_race(rows, get_ruleset(ruleset))
+    return t31_points(parts, me, opp)
+
+
+def _nohit_race(rows, r):
+    """The model's race between the effective pip counts: :func:`tawla.evaluation.rolls.combine`'s
+    results, then both sides (:func:`tawla.evaluation.board.sides`)."""
     me, opp, om = sides(rows, r)
     w = np.arange(26)
     pm = (me * w).sum(1).astype(np.float64)
@@ -164,10 +184,4 @@ def nohit_contact_np(rows, ruleset) -> np.ndarray:
     pm_first = normal_rolls(rfm, VAR_PER_PIP * fm + extra)
     po_first = normal_rolls(rfo, VAR_PER_PIP * fo + extra)
     win, wg, lg, parts = combine(pm_all, pm_first, po_all, po_first, me[:, 0] == 0, opp[:, 0] == 0)
-    out = np.zeros((len(rows), 6))
-    out[:, 1], out[:, 2], out[:, 4] = win, wg, lg
-    if r.scoring == "checkers_left":
-        out[:, 0] = t31_equity(parts, me, opp)
-    else:
-        out[:, 0] = equity_from_probs(out[:, 1:], r)
-    return out
+    return win, wg, lg, parts, me, opp

@@ -23,9 +23,9 @@ import numpy as np
 from .. import native
 from .bearoff import eval_tables, rank_unchecked
 from .protocol import equity_from_probs
-from .rolls import MU, L, combine, shift, t31_equity
+from .rolls import MU, L, combine, shift, t31_equity, t31_points
 
-__all__ = ["race_eval", "race_eval_np", "side_dists"]
+__all__ = ["race_eval", "race_eval_np", "race_points_np", "side_dists"]
 
 
 def side_dists(side, one):
@@ -102,3 +102,14 @@ def race_eval_np(me, opp, r) -> np.ndarray:
     else:
         out[:, 0] = equity_from_probs(out[:, 1:], r)
     return out
+
+
+def race_points_np(me, opp) -> tuple[np.ndarray, np.ndarray]:
+    """tawla31's expected points won and lost by the side to move in races (RULES.md §5.7),
+    by the race model (:func:`tawla.evaluation.rolls.t31_points`); ``me``, ``opp`` as for
+    :func:`race_eval`. Returns ``float64[N]`` twice."""
+    one, _, _, _ = eval_tables()
+    pm_all, pm_first = side_dists(me, one)
+    po_all, po_first = side_dists(opp, one)
+    *_, parts = combine(pm_all, pm_first, po_all, po_first, me[:, 0] == 0, opp[:, 0] == 0)
+    return t31_points(parts, me, opp)

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-__all__ = ["MU", "VAR_PER_PIP", "L", "normal_rolls", "shift", "combine", "t31_equity"]
+__all__ = ["MU", "VAR_PER_PIP", "L", "normal_rolls", "shift", "combine", "t31_equity", "t31_points"]
 
 MU = 49.0 / 6.0
 """Mean pips of one roll."""
@@ -129,7 +129,19 @@ def combine(pm_all, pm_first, po_all, po_first, me_off0, opp_off0):
 
 
 def t31_equity(parts, me, opp) -> np.ndarray:
-    """tawla31's expected points (15 minus the loser's checkers off, RULES.md §5.7).
+    """tawla31's expected points (15 minus the loser's checkers off, RULES.md §5.7): the
+    points won less the points lost of :func:`t31_points`.
+
+    Returns
+    -------
+    float64[N]
+    """
+    won, lost = t31_points(parts, me, opp)
+    return won - lost
+
+
+def t31_points(parts, me, opp) -> tuple[np.ndarray, np.ndarray]:
+    """tawla31's expected points won and points lost by the side to move (RULES.md §5.7).
 
     From the race distributions (``parts`` of :func:`combine`) and a linear model of the
     loser's checkers left: 15 when it has none off; else its checkers on the board,
@@ -144,7 +156,8 @@ def t31_equity(parts, me, opp) -> np.ndarray:
 
     Returns
     -------
-    float64[N]
+    won, lost : float64[N]
+        The expectation of the points of a win (0 for a loss), and of a loss.
     """
     pm_all, so_all, so_first, po_all, sm_all, sm_first_next = parts
     # the 15-point result needs the loser to have none off
@@ -160,4 +173,4 @@ def t31_equity(parts, me, opp) -> np.ndarray:
     ew = (pm_all * (so_first * 15 + (so_all - so_first) * rem_o)).sum(1)
     el = (po_all * (sm_first_next * 15 + (np.concatenate(
         [sm_all[:, 1:], np.zeros((len(sm_all), 1))], axis=1) - sm_first_next) * rem_m)).sum(1)
-    return ew - el
+    return ew, el

@@ -226,6 +226,17 @@ def _contact_into(out: np.ndarray, rest: np.ndarray, rows: np.ndarray, r, model)
     out[rest] = got
 
 
+def race_rows(me, opp, om, r, done) -> np.ndarray:
+    """``bool[N]``: the rows the race model values (step 2 of the module docstring): no
+    contact, not over (``done``), and in tawla31 no opponent checker in the mover's home and
+    none of the mover's in the opponent's (§5.5); ``me``, ``opp``, ``om`` of
+    :func:`tawla.evaluation.board.sides`."""
+    race = race_mask(me, opp, om, r) & ~done
+    if r.bearoff_no_opponent_in_home:
+        race &= (om[:, 1:7].sum(1) == 0) & (me[:, 19:25].sum(1) == 0)
+    return race
+
+
 def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
     """The routing of :func:`evaluate_rows` step by step in numpy, the contact rows given to
     ``model`` (default the ruleset's, :data:`CONTACT_MODELS`). ``rows`` (uint8[N, 56]) are valid
@@ -247,6 +258,7 @@ def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
         return out
     me, opp, om = sides(rows, r)
     done, winner, points, kind = native.game_results(rows, r, frozen_test=False, checked=False)
+    race = race_rows(me, opp, om, r, done)
     lost = done & (winner == 1)
     out[lost, 0] = -points[lost]
     out[lost, 4] = me[lost, 0] == 0
@@ -256,9 +268,6 @@ def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
     out[won, 1] = 1
     out[won, 2] = opp[won, 0] == 0
     out[won, 3] = kind[won] == ResultKind.BACKGAMMON
-    race = race_mask(me, opp, om, r) & ~done
-    if r.bearoff_no_opponent_in_home:
-        race &= (om[:, 1:7].sum(1) == 0) & (me[:, 19:25].sum(1) == 0)
     if race.any():
         out[race] = race_eval(me[race], opp[race], r)
     _contact_into(out, ~(done | race), rows, r, model)
