@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.dice import ROLL_WEIGHTS
 from ..errors import InvalidArgument
 from ..evaluation.points import MARGINS, points_distribution, t31_outcomes
 from ..formats.gnubg import MatchState
-from ..native import expand_all_rolls
 from ..met import MAX_AWAY, MatchCube, MatchEquityTable, ScoreState, default_met, variant_met
 from ..met.cube import mwc_to_emg
 from ..rules import get_ruleset
 from .cube import CubeEfficiency, GNUBG_EFFICIENCY, cube_efficiency, score_state
+from .lookahead import preroll_columns
 
 __all__ = ["match_score", "play_values", "play_values_at_score", "play_values_by_mars", "play_values_by_points",
            "preroll_outcomes"]
@@ -78,26 +77,19 @@ def play_values_by_points(outcomes: np.ndarray, ruleset, away: int, opp_away: in
     return 2 * (points_distribution(outcomes) @ mine) - 1
 
 
-def preroll_outcomes(rows: np.ndarray, r, contact=None) -> np.ndarray:
+def preroll_outcomes(rows: np.ndarray, r, contact=None, plies: int = 1) -> np.ndarray:
     """``float64[N, 5]``: :func:`tawla.evaluation.points.t31_outcomes` of each row before its
-    side on roll rolls, the average over the 21 rolls of the outcomes after its best move by
-    equity (as :meth:`tawla.Bot.preroll` averages the columns); a row with no move keeps its
-    own. ``rows`` valid positions of ``r``, not validated here."""
-    rows = np.ascontiguousarray(rows, dtype=np.uint8)
-    out = t31_outcomes(rows, r, contact)
-    c, par, roll = expand_all_rolls(rows, r)
-    if len(c) == 0:
-        return out
-    ev = t31_outcomes(c, r, contact)
-    mine = np.column_stack([1 - ev[:, 0], ev[:, 3], ev[:, 4], ev[:, 1], ev[:, 2]])
-    key = np.asarray(par, np.int64) * 21 + roll
-    order = np.lexsort((-(mine[:, 2] - mine[:, 4]), key))  # each (row, roll) best first
-    first = order[np.r_[True, key[order][1:] != key[order][:-1]]]
-    acc = np.zeros_like(out)
-    np.add.at(acc, par[first], ROLL_WEIGHTS[roll[first]][:, None] * mine[first])
-    moved = np.unique(par)
-    out[moved] = acc[moved]
-    return out
+    side on roll rolls, ``plies`` (1 or 2) rolls ahead: the average over the 21 rolls of the
+    outcomes after its best move by equity (:func:`tawla.bots.lookahead.preroll_columns`, as
+    :meth:`tawla.Bot.preroll` averages the columns); a row with no move keeps its own.
+    ``rows`` valid positions of ``r``, not validated here."""
+    return preroll_columns(rows, r, lambda x: t31_outcomes(x, r, contact), plies, flip=_flip_outcomes,
+                           equity=lambda o: o[:, 2] - o[:, 4])
+
+
+def _flip_outcomes(o: np.ndarray) -> np.ndarray:
+    """The columns of :func:`tawla.evaluation.points.t31_outcomes` from the other side."""
+    return np.column_stack([1 - o[:, 0], o[:, 3], o[:, 4], o[:, 1], o[:, 2]])
 
 
 def play_values_at_score(children: np.ndarray, probs: np.ndarray, ruleset, state: ScoreState,

@@ -60,6 +60,7 @@ from ..position import Position
 from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
 from .cube import CubeAction, cube_decision
+from .lookahead import preroll_columns
 from .score import match_score, play_values, preroll_outcomes
 
 __all__ = ["Bot", "RankedMove"]
@@ -318,15 +319,14 @@ class Bot:
         """Every legal move of ``position`` for ``dice``, best first, each with the value and
         depth this bot's search gives it (as GNU Backgammon's ``hint`` lists them).
 
-        With ``match_state`` of a backgammon match (length > 0) the plays are valued at the
-        score (:mod:`tawla.bots.score`): the value is the normalised cubeful equity (EMG) the
-        play leaves, the opponent's cube action at the score included, on the cubeless
-        probabilities of the position after the play — at 0 ply, or for levels that search
-        (``ply1`` and deeper) after one roll of lookahead (``ply`` 1). In a match of a Tawla
-        ruleset it is ``2 MWC - 1`` from the ruleset's measured table. No state, or a money
-        game, ranks as below.
+        With ``match_state`` of a match (length > 0) the plays are valued at the score
+        (:mod:`tawla.bots.score`): in backgammon the normalised cubeful equity (EMG) the play
+        leaves, the opponent's cube action at the score included, on the cubeless
+        probabilities of the position after the play; in a Tawla ruleset ``2 MWC - 1`` from
+        its measured table. No state, or a money game, values cubeless equity.
 
-        The search of :meth:`values`: every move is valued at 0 ply, the best at 1 ply and, at
+        The search of :meth:`values`, on either value: every move is valued at 0 ply, the
+        best at 1 ply (the probabilities a roll ahead, :mod:`tawla.bots.lookahead`) and, at
         level ``ply2``, the best of those at 2 ply. The moves valued deeper come first (the
         deepest first), each group in the order of its values; the first is the move
         :meth:`choose` plays. The ``random`` level values every move at 0 ply.
@@ -365,17 +365,29 @@ class Bot:
         return [RankedMove(moves[i], float(value[i]), int(ply[i])) for i in order]
 
     def _hint_at_score(self, moves, children, state, met) -> list[RankedMove]:
-        """:meth:`hint` at a match score (its docstring)."""
+        """:meth:`hint` at a match score (its docstring): the search of :meth:`values` on the
+        values at the score, the probabilities of each depth from :meth:`_ahead`."""
+        r = self.ruleset
+        value = play_values(children, self._ahead(children, 0), r, state, met)
+        ply = np.zeros(len(moves), np.int64)
+        keep = np.arange(len(children))
+        for depth in range(1, min(self.depth, 2) + 1):
+            limit, margin = self.PRUNE[depth - 1]
+            keep = keep[self._top(value[keep], limit, margin)]
+            value[keep] = play_values(children[keep], self._ahead(children[keep], depth), r, state, met)
+            ply[keep] = depth
+        order = np.lexsort((-value, -ply))
+        return [RankedMove(moves[i], float(value[i]), int(ply[i])) for i in order]
+
+    def _ahead(self, rows: np.ndarray, plies: int) -> np.ndarray:
+        """The cubeless columns the score is applied to, of engine-made rows ``plies`` (0..2)
+        rolls ahead (:mod:`tawla.bots.lookahead`); Tawla 31's of :func:`t31_outcomes`."""
         r = self.ruleset
         if r.scoring == "checkers_left":  # its points apart: won and lost
-            probs = (preroll_outcomes if self.depth >= 1 else t31_outcomes)(children, r, self.contact)
-        elif self.depth >= 1:
-            probs = np.stack([self.preroll(Position(bytes(c), r)) for c in children])
-        else:
-            probs = np.asarray(self._evaluate(children, r, checked=False), dtype=np.float64)
-        emg = play_values(children, probs, r, state, met)
-        ply = 1 if self.depth >= 1 else 0
-        return [RankedMove(moves[i], float(emg[i]), ply) for i in np.argsort(-emg, kind="stable")]
+            return t31_outcomes(rows, r, self.contact) if plies == 0 else preroll_outcomes(rows, r, self.contact, plies)
+        if plies == 0:
+            return np.asarray(self._evaluate(rows, r, checked=False), dtype=np.float64)
+        return preroll_columns(rows, r, self._columns, plies)
 
     def _scale(self) -> float:
         """Points scale of the pruning margins: 1 for rulesets worth at most 3 points a game,
@@ -517,27 +529,12 @@ class Bot:
     def preroll(self, position: Position) -> np.ndarray:
         """Cubeless evaluation (the columns of :data:`tawla.evaluation.COLUMNS`) of ``position``
         before the side on roll rolls: the average over its 21 rolls of its best move at 0 ply."""
-        r = self._own(position).ruleset
-        row = position.to_array()[None]  # a Position of the bot's ruleset: a valid row
-        static = _as_evaluate(self._evaluate(row, r, checked=False))[0]
-        if position.result() is not None:
-            return static
-        c, par, roll = native.expand_all_rolls(row, r)
-        if len(c) == 0:
-            return static
-        ev = _as_evaluate(self._evaluate(c, r, checked=False))
-        mine = np.empty_like(ev)  # flip to our side: equity, win, wg, wbg, lg, lbg
-        mine[:, 0] = -ev[:, 0]
-        mine[:, 1] = 1 - ev[:, 1]
-        mine[:, 2], mine[:, 3] = ev[:, 4], ev[:, 5]
-        mine[:, 4], mine[:, 5] = ev[:, 2], ev[:, 3]
-        out = np.zeros(6)
-        for k in range(21):
-            sel = np.flatnonzero(roll == k)
-            if len(sel) == 0:
-                continue
-            out += ROLL_WEIGHTS[k] * mine[sel[int(np.argmax(mine[sel, 0]))]]
-        return out
+        self._own(position)
+        return preroll_columns(position.to_array()[None], self.ruleset, self._columns)[0]
+
+    def _columns(self, rows: np.ndarray) -> np.ndarray:
+        """:meth:`_evaluate` of engine-made rows at :func:`tawla.evaluate`'s precision."""
+        return _as_evaluate(self._evaluate(rows, self.ruleset, checked=False))
 
     def cube_action(self, position: Position, cube_value: int = 1, cube_owner: int = 0,
                     efficiency: float = 0.68, *, match_state: MatchState | None = None,
@@ -555,7 +552,8 @@ class Bot:
         With ``match_state`` (a gnubg Match ID's fields, its player on roll the position's side
         on roll): the cubeful equities of no double, double/take and double/pass — in a match
         at its score (:class:`tawla.met.MatchCube`, also as match-winning chances), in a money
-        game :class:`MoneyCube` with the state's Jacoby rule — on the same probabilities, with
+        game :class:`MoneyCube` with the state's Jacoby rule — on the same probabilities (two
+        rolls ahead at the 2-ply levels, :mod:`tawla.bots.lookahead`), with
         the efficiency of the position's class (:func:`tawla.bots.cube_efficiency`); their
         ``proper`` says the right action.
 
@@ -592,7 +590,8 @@ class Bot:
             raise UnsupportedRuleset(f"{r.name} has no doubling cube")
         self._own(position)
         if match_state is not None:
-            return cube_decision(self.preroll(position), position.row, r, match_state, met)
+            probs = self._ahead(position.to_array()[None], 2 if self.depth >= 2 else 1)[0]
+            return cube_decision(probs, position.row, r, match_state, met)
         if isinstance(cube_value, bool) or not isinstance(cube_value, (int, np.integer)) or cube_value < 1:
             raise InvalidArgument(f"cube_value must be a whole number >= 1, not {quote(cube_value)}")
         if (isinstance(cube_owner, bool) or not isinstance(cube_owner, (int, np.integer))

@@ -93,13 +93,12 @@ def run(args: argparse.Namespace) -> int:
             print(_line(pos, i, None, None, str(m), Position(m.after, pos.ruleset), m.ended))
         return 0
     if args.rollout:
-        if state is not None and state.match_length:
-            raise ConfigError("rollouts at a match score are not supported yet: give a money position (no --length)")
+        match = state if state is not None and state.match_length else None
         owner = 0 if state is None or state.cube_owner is None else (1 if state.cube_owner == state.player_on_roll else -1)
         if args.workers < 1:
             raise ConfigError(f"--workers must be at least 1, not {args.workers}")
-        print(format_text(rollout(pos, dice, settings=rollout_settings(args), top=args.top, cube_owner=owner,
-                                  workers=args.workers)))
+        print(format_text(rollout(pos, dice, settings=rollout_settings(args), top=args.top,
+                                  cube_owner=0 if match else owner, match_state=match, workers=args.workers)))
         return 0
     at_score = match_score(state, pos.ruleset) is not None
     ranked = Bot(pos.ruleset, args.level).hint(pos, dice, match_state=state if at_score else None)

@@ -31,8 +31,12 @@ DESCRIPTION = (
     "of the cube; none before the first roll). With --dice, every legal play of that roll (or the "
     "--top best at 0 ply) is rolled out on the same dice and the plays are ranked. Variance reduction "
     "(luck adjustment at 0 ply), stratified first two rolls and the bear-off databases are on unless "
-    "turned off. The result is the same for a --seed whatever --workers or --scheduler. Ctrl-C prints "
-    "the result so far and exits with status 130."
+    "turned off. In a match (--length and --score, or an XGID that carries them) the trials run cubeless "
+    "and the score is applied to their probabilities: each play ranked by its value at the score "
+    "(EMG in backgammon, the opponent's cube action included; 2 x match-winning chance - 1 in the "
+    "Tawla rulesets scored by mars), a position given its cube decision at the score. The result is "
+    "the same for a --seed whatever --workers or --scheduler. Ctrl-C prints the result so far and "
+    "exits with status 130."
 )
 
 
@@ -60,17 +64,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return p
 
 
-def _owner(args, text: str, position) -> int:
-    """The cube at the start, seen from the side on roll (0 centred, 1 its own, -1 the other's);
-    a match score is refused (rollouts are of money play)."""
+def _context(args, text: str, position) -> dict:
+    """The options of :func:`tawla.rollout.plan_rollout` for the match context: a match's
+    state, or money play's cube owner seen from the side on roll (0 centred, 1 its own, -1 the
+    other's)."""
     state = match_state(args, text, position)
     if state is None:
-        return 0
+        return {}
     if state.match_length:
-        raise ConfigError("rollouts at a match score are not supported yet: give a money position (no --length)")
+        return {"match_state": state}
     if state.cube_owner is None:
-        return 0
-    return 1 if state.cube_owner == state.player_on_roll else -1
+        return {}
+    return {"cube_owner": 1 if state.cube_owner == state.player_on_roll else -1}
 
 
 class _Progress:
@@ -111,7 +116,7 @@ def _one(args, text: str, settings: RolloutSettings, dice, save, resume, out) ->
     """Roll out one position (or its decision) and return it; on Ctrl-C, print the trials so far
     with ``out`` and return None."""
     pos = load_position(text, args.ruleset)
-    plan = plan_rollout(pos, dice, settings=settings, top=args.top, cube_owner=_owner(args, text, pos))
+    plan = plan_rollout(pos, dice, settings=settings, top=args.top, **_context(args, text, pos))
     if plan.job is None:
         return plan.result(None)
     run = RolloutRun(plan.job, save=save, resume=resume)

@@ -5,7 +5,9 @@ roll), both sides moving by ``level``'s 0-ply choice, and returns the mean of th
 with standard errors; ``tawla.rollout(position, dice)`` does so for every legal play of that
 roll (or the ``top`` best at 0 ply), the plays on the same dice. Options
 (:class:`~tawla.rollout.settings.RolloutSettings`): trials or a standard error to reach,
-truncation, luck adjustment, the bear-off databases, cube decisions, the seed.
+truncation, luck adjustment, the bear-off databases, cube decisions, the seed. With a match
+state (``match_state=``) the trials run cubeless and the score is applied to their
+probabilities (:mod:`tawla.rollout.at_score`).
 
 Trials run in the compiled trial loop (``csrc/rollout``), in blocks on ``workers`` processes
 or a Dask cluster (``scheduler``), with the same result however they are split; without the
@@ -14,6 +16,7 @@ compiled modules, in its Python twin (:mod:`tawla.rollout.twin`), slowly.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -21,10 +24,15 @@ import numpy as np
 
 from .. import native
 from ..bots import Bot
+from ..bots.cube import decision_fields
 from ..core.dice import DiceLike, check_dice
 from ..core.moves import Move
 from ..errors import InvalidArgument, InvalidPosition, quote
+from ..formats.gnubg import MatchState
+from ..met import MatchCube, MatchEquityTable
 from ..position import Position
+from . import at_score
+from .at_score import AtScore
 from .run import RolloutJob, RolloutRun
 from .settings import BLOCK, LEVELS, MAX_TRIALS, RolloutSettings
 from .stats import RolloutResult
@@ -40,9 +48,14 @@ class PlayRollout:
     move: Move
     result: RolloutResult
     exact: bool = False  # the play ends the game: its result, no trials
+    score_value: float | None = None  # at a match score: EMG (backgammon) or 2 MWC - 1
+    score_mwc: float | None = None
 
     def to_json(self) -> dict:
-        return {"play": str(self.move), **self.result.to_json(), "exact": self.exact}
+        out = {"play": str(self.move), **self.result.to_json(), "exact": self.exact}
+        if self.score_mwc is not None:
+            out.update(score_value=self.score_value, mwc=self.score_mwc)
+        return out
 
 
 @dataclass
@@ -58,6 +71,9 @@ class Rollout:
     result: RolloutResult | None = None
     plays: list[PlayRollout] = field(default_factory=list)
     complete: bool = True
+    match: AtScore | None = None  # a match's rollout: its plays ranked at the score
+    cube: MatchCube | None = None  # the position's cube decision at the score (backgammon)
+    mwc: float | None = None  # the side on roll's match-winning chance
 
     def to_json(self) -> dict:
         s = self.settings
@@ -66,10 +82,18 @@ class Rollout:
                 "trials": (self.result.trials if self.result else max((p.result.trials for p in self.plays), default=0)),
                 "seed": s.seed, "truncate": s.truncate, "variance_reduction": s.variance_reduction,
                 "bearoff": s.bearoff, "cubeful": s.cubeful, "complete": self.complete}
+        if self.match is not None:
+            head["match"] = self.match.to_json()
         if self.dice is not None:
             return {**head, "dice": list(self.dice), "plays": [p.to_json() for p in self.plays]}
         assert self.result is not None
-        return {**head, **self.result.to_json()}
+        out = {**head, **self.result.to_json()}
+        if self.mwc is not None:
+            out["mwc"] = self.mwc
+        if self.cube is not None:
+            out["cube_decision"] = decision_fields(self.cube, at_score.columns_of(self.result.probabilities,
+                                                                                  self.result.equity))
+        return out
 
 
 def _exact_play(child: Position, move: Move) -> PlayRollout | None:
@@ -98,14 +122,22 @@ class RolloutPlan:
     dice: tuple[int, int] | None
     job: RolloutJob | None
     plays: list = field(default_factory=list)  # (Move, exact PlayRollout or None), best first at 0 ply
+    match: AtScore | None = None
+    children: list = field(default_factory=list)  # the row after each play of :attr:`plays`
 
     def result(self, run: RolloutRun | None) -> Rollout:
         """The rollout as far as ``run`` (of :attr:`job`) got."""
-        desc = _level_description(self.position.ruleset, self.settings.level)
+        r = self.position.ruleset
+        desc = _level_description(r, self.settings.level)
         complete = run is None or run.finished()
         if self.dice is None:
             assert run is not None
-            return Rollout(self.position, self.settings, desc, result=_result(run, 0), complete=complete)
+            res = _result(run, 0)
+            ro = Rollout(self.position, self.settings, desc, result=res, complete=complete, match=self.match)
+            if self.match is not None:
+                cols = at_score.columns_of(res.probabilities, res.equity)
+                ro.cube, ro.mwc = at_score.position_value(self.match, self.position.row, cols, r)
+            return ro
         done, k = [], 0
         for move, exact in self.plays:
             if exact is not None:
@@ -114,13 +146,34 @@ class RolloutPlan:
                 assert run is not None
                 done.append(PlayRollout(move, _result(run, k)))
                 k += 1
-        key = (lambda p: p.result.cubeful_equity) if self.settings.cubeful else (lambda p: p.result.equity)
-        done.sort(key=key, reverse=True)
-        return Rollout(self.position, self.settings, desc, dice=self.dice, plays=done, complete=complete)
+        if self.match is not None:
+            done = self._at_score(done)
+        done.sort(key=lambda p: _rank_key(p, self.settings.cubeful), reverse=True)
+        return Rollout(self.position, self.settings, desc, dice=self.dice, plays=done, complete=complete,
+                       match=self.match)
+
+
+    def _at_score(self, done: list[PlayRollout]) -> list[PlayRollout]:
+        """The plays (in the order of :attr:`plays`) with their values at the score."""
+        assert self.match is not None
+        cols = np.stack([at_score.columns_of(p.result.probabilities, p.result.equity) for p in done])
+        children = np.stack([np.frombuffer(c, np.uint8) for c in self.children])
+        exact = [int(round(p.result.equity)) if p.exact else None for p in done]
+        value, mwc = at_score.play_values(self.match, children, cols, exact, self.position.ruleset)
+        return [dataclasses.replace(p, score_value=float(v), score_mwc=float(w)) for p, v, w in zip(done, value, mwc)]
+
+
+def _rank_key(p: PlayRollout, cubeful: bool) -> float:
+    """What ranks a play: its value at the score in a match, else its cubeful (money with a
+    cube) or cubeless equity."""
+    if p.score_value is not None:
+        return p.score_value
+    return float(p.result.cubeful_equity) if cubeful and p.result.cubeful_equity is not None else p.result.equity
 
 
 def plan_rollout(position: Position, dice: DiceLike | None = None, *, settings: RolloutSettings | None = None,
                  top: int | None = None, cube_owner: int = 0, plays: list[str] | None = None,
+                 match_state: MatchState | None = None, met: MatchEquityTable | None = None,
                  **options) -> RolloutPlan:
     """The checks and the job of :func:`rollout` (its parameters and errors), nothing run;
     ``plays`` (with ``dice``): only the legal plays whose text (GNU Backgammon notation, as
@@ -139,14 +192,17 @@ def plan_rollout(position: Position, dice: DiceLike | None = None, *, settings: 
     if settings is not None and options:
         raise InvalidArgument(f"give settings or options, not both: {sorted(options)}")
     s = (settings if settings is not None else RolloutSettings(**options)).for_ruleset(r)
+    match = at_score.rollout_score(match_state, r, met)
+    if match is not None:  # cubeless trials, the score applied to what they measure
+        s = dataclasses.replace(s, cubeful=False)
     if isinstance(cube_owner, bool) or cube_owner not in (-1, 0, 1):
         raise InvalidArgument(f"cube_owner must be -1, 0 or 1, not {quote(cube_owner)}")
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
         raise InvalidArgument(f"top must be a whole number >= 1, not {quote(top)}")
     if dice is None:
-        return RolloutPlan(position, s, None, RolloutJob(position.row, r, s, owner=cube_owner))
+        return RolloutPlan(position, s, None, RolloutJob(position.row, r, s, owner=cube_owner), match=match)
     d = check_dice(dice)
-    ranked = Bot(r, s.level).hint(position, d)
+    ranked = Bot(r, s.level).hint(position, d, match_state=match_state if match is not None else None, met=met)
     if not ranked:
         raise InvalidArgument(f"no legal play for {d[0]}{d[1]}: the turn passes")
     if plays is not None:
@@ -155,19 +211,21 @@ def plan_rollout(position: Position, dice: DiceLike | None = None, *, settings: 
         if missing:
             raise InvalidArgument(f"not a legal play for {d[0]}{d[1]}: {', '.join(sorted(missing))}")
         ranked = [rm for rm in ranked if str(rm.move) in wanted]
-    chosen, rows = [], []
+    chosen, rows, children = [], [], []
     for rm in ranked[:top] if top is not None else ranked:
         child = position.play(rm.move)
         exact = _exact_play(child, rm.move)
         chosen.append((rm.move, exact))
+        children.append(child.row)
         if exact is None:
             rows.append(child.row)
     job = RolloutJob(b"".join(rows), r, s, owner=-cube_owner, flip=True) if rows else None
-    return RolloutPlan(position, s, d, job, chosen)
+    return RolloutPlan(position, s, d, job, chosen, match, children)
 
 
 def rollout(position: Position, dice: DiceLike | None = None, *, settings: RolloutSettings | None = None,
-            top: int | None = None, cube_owner: int = 0, plays: list[str] | None = None, workers: int = 1,
+            top: int | None = None, cube_owner: int = 0, plays: list[str] | None = None,
+            match_state: MatchState | None = None, met: MatchEquityTable | None = None, workers: int = 1,
             scheduler: str | None = None, save=None, resume=None, progress: Callable[[RolloutRun], None] | None = None,
             **options) -> Rollout:
     """Roll out a position, or every play of a decision.
@@ -191,6 +249,13 @@ def rollout(position: Position, dice: DiceLike | None = None, *, settings: Rollo
         Money play (backgammon): 0 the cube centred, 1 the side on roll owns it, -1 its
         opponent. No cube decision is made before the first roll of a position (its cubeful
         equity is that of not doubling now); after a play, the opponent may double at once.
+    match_state : tawla.formats.gnubg.MatchState, optional
+        A match (length > 0) to value the rollout in (:mod:`tawla.rollout.at_score`): the
+        trials run cubeless; each play is ranked by its value at the score, a position gets
+        its cube decision at the score (backgammon) and match-winning chance. ``cube_owner``
+        is then unused.
+    met : tawla.met.MatchEquityTable, optional
+        Backgammon's table (default Kazaross-XG2).
     workers : int
         Processes (1: this one).
     scheduler : str, optional
@@ -212,11 +277,13 @@ def rollout(position: Position, dice: DiceLike | None = None, *, settings: Rollo
         Bad ``dice``.
     tawla.errors.InvalidArgument
         Bad settings, ``top`` < 1, an owner not -1, 0 or 1, a roll without a legal play, a text
-        of ``plays`` that is no legal play.
+        of ``plays`` that is no legal play, a match state the model cannot hold or a Tawla 31
+        match (:func:`tawla.rollout.at_score.rollout_score`).
     tawla.errors.FormatError
         ``resume`` is not a saved rollout of this job.
     """
-    plan = plan_rollout(position, dice, settings=settings, top=top, cube_owner=cube_owner, plays=plays, **options)
+    plan = plan_rollout(position, dice, settings=settings, top=top, cube_owner=cube_owner, plays=plays,
+                        match_state=match_state, met=met, **options)
     run = None
     if plan.job is not None:
         run = RolloutRun(plan.job, save=save, resume=resume).run(workers=workers, scheduler=scheduler,

@@ -46,4 +46,34 @@ def format_text(ro: Rollout) -> str:
             if s.variance_reduction and res.equity_se > 0 and math.isfinite(res.raw_equity_se):
                 note += f"; variance reduction cut the equity's standard error {res.raw_equity_se / res.equity_se:.1f}x"
             lines.append(note)
+    if ro.match is not None:
+        lines += _at_score(ro)
     return "\n".join(lines)
+
+
+def _at_score(ro: Rollout) -> list[str]:
+    """The rollout valued at the match score (:mod:`tawla.rollout.at_score`)."""
+    assert ro.match is not None
+    bg = ro.position.ruleset.cube
+    unit = "EMG, the opponent's cube action at the score included" if bg else "2 x MWC - 1"
+    lines = [f"At the score ({ro.match.describe()}; the trials cubeless, the score applied to their "
+             f"probabilities):"]
+    if ro.dice is not None:
+        lines.append(f"  (value: {unit})")
+        best = ro.plays[0].score_value if ro.plays else None
+        for i, p in enumerate(ro.plays, 1):
+            assert p.score_value is not None and p.score_mwc is not None and best is not None
+            diff = f" ({p.score_value - best:+.4f})" if i > 1 else ""
+            lines.append(f"{f'{i:2d}. {p.move}'[:28]:28s} {p.score_value:+.4f}{diff:11s} MWC {100 * p.score_mwc:6.2f}%")
+        return lines
+    assert ro.mwc is not None
+    if ro.cube is not None:
+        d = ro.cube
+        for name, emg, mwc in (("No double", d.no_double, d.no_double_mwc),
+                               ("Double, take", d.double_take, d.double_take_mwc),
+                               ("Double, pass", d.double_pass, d.double_pass_mwc)):
+            if d.may_double or name == "No double":
+                lines.append(f"  {name:20s} {emg:+.4f}   MWC {100 * mwc:6.2f}%")
+        lines.append(f"  Proper cube action: {d.proper[0].upper()}{d.proper[1:]}")
+    lines.append(f"  Match-winning chance of the side on roll: {100 * ro.mwc:.2f}%")
+    return lines

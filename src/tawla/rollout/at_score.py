@@ -1,0 +1,126 @@
+"""Rollouts at a match score: the trials' cubeless probabilities valued at the score.
+
+A match's rollout plays its trials cubeless (the compiled trial loop's cube decisions are
+money play's); the score is applied to what they measured, as a 0-ply evaluation applies it
+to a network's probabilities (:mod:`tawla.bots.score`): in backgammon each play is valued by
+the match-winning chance it leaves with the opponent's cube action at the score, and a
+position by its cube decision at the score (:class:`tawla.met.MatchCube`); in the Tawla
+rulesets scored by mars by the chance of each result times the ruleset's table. A play that
+ends the game is worth its exact result at the score. Tawla 31 is refused: the trials tally
+the chances of winning and of the 15-point results, not the spread of the points between.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..bots.cube import cube_decision
+from ..bots.score import match_score, play_values_at_score, play_values_by_mars
+from ..errors import InvalidArgument
+from ..formats.gnubg import MatchState
+from ..met import MatchCube, MatchEquityTable, ScoreState, default_met, variant_met
+from ..met.cube import mwc_to_emg
+
+__all__ = ["AtScore", "rollout_score", "columns_of", "play_values", "position_value"]
+
+
+@dataclass(frozen=True)
+class AtScore:
+    """The match a rollout is valued in: the state as given and its score
+    (:func:`tawla.bots.score.match_score`), with the table."""
+
+    state: MatchState
+    score: ScoreState | tuple[int, int]
+    met: MatchEquityTable | None = None
+
+    def describe(self) -> str:
+        """``"7-point match, 5-away 2-away, cube 2"`` (the side on roll first)."""
+        s = self.state
+        me = s.player_on_roll
+        text = f"{s.match_length}-point match, {s.match_length - s.score[me]}-away {s.match_length - s.score[1 - me]}-away"
+        if isinstance(self.score, ScoreState):
+            text += f", cube {self.score.cube}" + (", Crawford game" if s.crawford else "")
+        return text
+
+    def to_json(self) -> dict:
+        s = self.state
+        me = s.player_on_roll
+        out = {"length": s.match_length, "score": [s.score[me], s.score[1 - me]]}
+        if isinstance(self.score, ScoreState):
+            out.update(cube=self.score.cube, owner={1: "on-roll", -1: "opponent"}.get(self.score.owner, "centre"),
+                       crawford=bool(s.crawford))
+        return out
+
+
+def rollout_score(state: MatchState | None, ruleset, met: MatchEquityTable | None = None) -> AtScore | None:
+    """The match of a rollout, or None (no state or a money game).
+
+    Raises
+    ------
+    tawla.errors.InvalidArgument
+        Not a MatchState, a state the match model cannot hold, or a Tawla 31 match.
+    """
+    score = match_score(state, ruleset)
+    if score is None:
+        return None
+    assert state is not None
+    if ruleset.scoring == "checkers_left":
+        raise InvalidArgument("Tawla 31 rollouts at a match score are not supported: the trials tally the chances "
+                              "of winning and of the 15-point results, not the spread of the points between")
+    return AtScore(state, score, met)
+
+
+def columns_of(probabilities, equity: float) -> np.ndarray:
+    """``float64[6]``: a rollout's five probabilities and cubeless equity as the columns of
+    :data:`tawla.evaluation.COLUMNS`."""
+    return np.array([equity, *probabilities], dtype=np.float64)
+
+
+def _opponents(cols: np.ndarray) -> np.ndarray:
+    """Columns (float64[N, 6]) of the player who made a play as the opponent's."""
+    return np.column_stack([-cols[:, 0], 1 - cols[:, 1], cols[:, 4], cols[:, 5], cols[:, 2], cols[:, 3]])
+
+
+def play_values(m: AtScore, children: np.ndarray, cols: np.ndarray, exact_points: list,
+                ruleset) -> tuple[np.ndarray, np.ndarray]:
+    """The value at the score of each play (EMG in backgammon, ``2 MWC - 1`` in a Tawla
+    ruleset) and its match-winning chance, for the player who made it.
+
+    Parameters
+    ----------
+    children : uint8[N, 56]
+        The positions after the plays (the opponent on roll).
+    cols : float64[N, 6]
+        The rolled-out columns of each play, for the player who made it.
+    exact_points : list of int or None
+        The points a play that ends the game wins (cube 1), else None.
+    """
+    opp = _opponents(np.asarray(cols, dtype=np.float64))
+    if isinstance(m.score, ScoreState):
+        value, mwc = play_values_at_score(children, opp, ruleset, m.score, m.met)
+        t = m.met if m.met is not None else default_met()
+        for i, pts in enumerate(exact_points):
+            if pts is not None:
+                mwc[i] = m.score.me(pts * m.score.cube, 0, t)
+                value[i] = mwc_to_emg(mwc[i], m.score, t)
+        return value, mwc
+    value = play_values_by_mars(opp, ruleset, *m.score)
+    table = variant_met(ruleset.name)
+    for i, pts in enumerate(exact_points):
+        if pts is not None:
+            value[i] = 2 * table.after(*m.score, pts, 0, False) - 1
+    return value, (value + 1) / 2
+
+
+def position_value(m: AtScore, row: bytes, cols: np.ndarray, ruleset) -> tuple[MatchCube | None, float]:
+    """The cube decision at the score of the side on roll (backgammon; None elsewhere) on the
+    rolled-out columns, and its match-winning chance (the proper action's)."""
+    if isinstance(m.score, ScoreState):
+        d = cube_decision(cols, row, ruleset, m.state, m.met)
+        assert isinstance(d, MatchCube)
+        return d, d.optimal_mwc
+    away, opp_away = m.score  # the side on roll's chance: the opponent's value of its columns, turned round
+    other = play_values_by_mars(np.asarray(cols, dtype=np.float64)[None], ruleset, opp_away, away)[0]
+    return None, float(1 - (other + 1) / 2)
