@@ -1,5 +1,5 @@
-"""Tawla 31 played for the match: the points won and lost apart, their distribution, and the
-bot's plays by match-winning chance (RULES.md §5.7)."""
+"""Tawla 31 played for the match: the distribution of a game's result, and the bot's plays
+and answers by match-winning chance (RULES.md §5.7)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,21 @@ import pytest
 
 from tawla import Bot, Match, Position
 from tawla.bots.policies import MatchView, bot_action
-from tawla.bots.score import match_score, play_values_by_points, preroll_outcomes
+from tawla.bots.score import match_score, play_values_by_points, preroll_distribution
 from tawla.errors import ConfigError
+from tawla.cli import main
 from tawla.evaluation import evaluate_rows
+from tawla.evaluation.bearoff import eval_tables
+from tawla.evaluation.board import sides
 from tawla.evaluation.linear import LinearContact
 from tawla.evaluation.net import shipped_net
 from tawla.evaluation.nohit import nohit_contact
-from tawla.evaluation.points import MARGINS, points_distribution, t31_outcomes
+from tawla.evaluation.points import MARGINS, _prior, spread_outcomes, t31_distribution
+from tawla.evaluation.race import race_margins_np, side_dists
+from tawla.evaluation.rolls import combine, t31_margins, t31_points
 from tawla.formats.gnubg import MatchState
 from tawla.met import variant_met
 from tawla.met.variants import variant_distribution
-from tawla.evaluation.points import _prior
 from tawla.rules import get_ruleset
 
 T31 = get_ruleset("tawla31")
@@ -45,49 +49,58 @@ def rows():
 
 
 @pytest.mark.parametrize("model", ["net", "nohit"])
-def test_outcomes_agree_with_the_equity(rows, model):
-    """Points won less points lost is the evaluation's equity; the chances are its columns; a
-    win's points lie between 1 a non-15 win and 15."""
+def test_distributions_agree_with_the_evaluation(rows, model):
+    """The chances of a win and of the 15-point results are the evaluation's; the mean is its
+    equity (the race model's own where the database corrected its win chance: a little off)."""
     contact = shipped_net("tawla31") if model == "net" else nohit_contact
-    o = t31_outcomes(rows, T31, contact)
+    d = t31_distribution(rows, T31, contact)
     cols = evaluate_rows(rows, T31, contact=contact)
-    assert np.allclose(o[:, 2] - o[:, 4], cols[:, 0], atol=1e-5)
-    assert np.array_equal(o[:, [0, 1, 3]], cols[:, [1, 2, 4]])
-    assert (o[:, 2] >= 15 * o[:, 1] - 1e-4).all() and (o[:, 2] <= 15 * o[:, 0] + 1e-4).all()
-    assert (o[:, 4] >= 15 * o[:, 3] - 1e-4).all() and (o[:, 4] <= 15 * (1 - o[:, 0]) + 1e-4).all()
+    assert d.shape == (len(rows), 31) and (d >= -1e-12).all() and np.allclose(d.sum(1), 1)
+    assert np.allclose(d[:, 16:].sum(1), cols[:, 1], atol=1e-6)
+    assert np.allclose(d[:, 30], cols[:, 2], atol=1e-6) and np.allclose(d[:, 0], cols[:, 4], atol=1e-6)
+    close = np.abs(d @ MARGINS - cols[:, 0]) < 1e-4
+    assert close.mean() > 0.9
 
 
-def test_a_model_without_the_split_is_refused(rows):
-    with pytest.raises(ConfigError, match="points won and lost"):
-        t31_outcomes(rows[:5], T31, LinearContact())
+def test_the_race_model_spreads_what_it_expects(rows):
+    """The race model's distribution has the mean of its expected points won and lost."""
+    me, opp, _ = sides(rows[-60:], T31)
+    one = eval_tables()[0]
+    pm_all, pm_first = side_dists(me, one)
+    po_all, po_first = side_dists(opp, one)
+    win, _, _, parts = combine(pm_all, pm_first, po_all, po_first, me[:, 0] == 0, opp[:, 0] == 0)
+    d = t31_margins(parts, me, opp)
+    won, lost = t31_points(parts, me, opp)
+    assert np.allclose(d[:, 16:] @ MARGINS[16:], won) and np.allclose(-(d[:, :15] @ MARGINS[:15]), lost)
+    assert np.allclose(d[:, 16:].sum(1), win) and np.allclose(race_margins_np(me, opp), d)
 
 
-def test_the_distribution_keeps_the_chances_and_the_points(rows):
-    o = t31_outcomes(rows, T31, shipped_net("tawla31"))
-    d = points_distribution(o)
-    assert d.shape == (len(rows), 31) and (d >= 0).all() and np.allclose(d.sum(1), 1)
+def test_a_model_without_the_spread_is_refused(rows):
+    with pytest.raises(ConfigError, match="spread of the points"):
+        t31_distribution(rows[:5], T31, LinearContact())
+
+
+def test_the_network_outcomes_spread(rows):
+    """The spread keeps the chances and, where the mean of the other results lies in 1..14,
+    the expected points."""
+    o = shipped_net("tawla31").outputs(rows).astype(np.float64)
+    d = spread_outcomes(o[:, 0], o[:, 1], 15 * o[:, 2], o[:, 3], 15 * o[:, 4])
+    assert (d >= 0).all() and np.allclose(d.sum(1), 1) and not d[:, 15].any()
     assert np.allclose(d[:, 16:].sum(1), o[:, 0]) and np.allclose(d[:, 30], o[:, 1]) and np.allclose(d[:, 0], o[:, 3])
-    assert not d[:, 15].any()
-    won = d[:, 16:] @ MARGINS[16:]
-    lost = -(d[:, :15] @ MARGINS[:15])
-    # the expectations are kept wherever the mean of the other results lies in 1..14
-    inside = ((o[:, 2] - 15 * o[:, 1] >= (o[:, 0] - o[:, 1]) * 1.001)
-              & (o[:, 2] - 15 * o[:, 1] <= (o[:, 0] - o[:, 1]) * 13.999))
+    rest = 15 * o[:, 2] - 15 * o[:, 1]
+    inside = (rest >= (o[:, 0] - o[:, 1]) * 1.001) & (rest <= (o[:, 0] - o[:, 1]) * 13.999)
     assert inside.mean() > 0.9
-    assert np.allclose(won[inside], o[inside, 2], atol=1e-6)
-    inside = ((o[:, 4] - 15 * o[:, 3] >= (1 - o[:, 0] - o[:, 3]) * 1.001)
-              & (o[:, 4] - 15 * o[:, 3] <= (1 - o[:, 0] - o[:, 3]) * 13.999))
-    assert np.allclose(lost[inside], o[inside, 4], atol=1e-6)
+    assert np.allclose((d[:, 16:] @ MARGINS[16:])[inside], 15 * o[inside, 2], atol=1e-6)
 
 
-def test_the_distribution_by_hand():
+def test_the_spread_by_hand():
     """Wins of mean 1 are all 1-point wins; losses whose mean is the measured games' own are
     spread as those games were (the prior, tilted by nothing); a side that never wins has
     nothing spread."""
     prior = _prior()
     mean = prior @ np.arange(1, 15)
-    o = np.array([[0.5, 0.0, 0.5, 0.1, mean * 0.4 + 1.5], [0.0, 0.0, 0.0, 0.0, 14.0]])
-    d = points_distribution(o)
+    d = spread_outcomes(np.array([0.5, 0.0]), np.array([0.0, 0.0]), np.array([0.5, 0.0]),
+                        np.array([0.1, 0.0]), np.array([mean * 0.4 + 1.5, 14.0]))
     assert d[0, 16] == pytest.approx(0.5) and d[0, 17:].sum() == pytest.approx(0, abs=1e-9)
     assert d[0, 14:0:-1] == pytest.approx(0.4 * prior) and d[0, 0] == pytest.approx(0.1)
     assert d[1, 16:].sum() == 0 and d[1, 1] == pytest.approx(1.0) and d[1, 2:15].sum() == pytest.approx(0, abs=1e-6)
@@ -97,28 +110,24 @@ def test_the_distribution_by_hand():
 
 def test_play_values_by_hand():
     """At 1-away 1-away only the winner counts: 2 MWC - 1 = 1 - 2 p (p the opponent's chance);
-    2-away against 1-away a 1-point win is not enough."""
-    o = np.array([[0.3, 0.05, 1.2, 0.1, 3.0]])
-    assert play_values_by_points(o, "tawla31", 1, 1)[0] == pytest.approx(1 - 2 * 0.3)
-    d = points_distribution(o)[0]
+    at 2-away 5-away each result moves the score by its points."""
+    d = np.zeros((1, 31))
+    d[0, 15 + 1], d[0, 15 + 4], d[0, 15 - 2], d[0, 15 - 15] = 0.2, 0.1, 0.4, 0.3  # the opponent's
+    assert play_values_by_points(d, "tawla31", 1, 1)[0] == pytest.approx(1 - 2 * 0.3)
     t = variant_met("tawla31")
-    want = d[16] * 0.5 + d[:15].sum()  # its 1-point win leaves 1-away 1-away; more wins it; it loses: I win
-    assert play_values_by_points(o, "tawla31", 1, 2)[0] == pytest.approx(2 * want - 1)
-    # 2-away (me) 5-away: a loss by k leaves me 2-away against 5 - k; a win by 1 leaves 1-away
-    mine = sum(d[15 + m] * (t.mwc(2, 5 - m) if m < 5 else 0.0) for m in range(1, 16))
-    mine += sum(d[15 - m] * (t.mwc(2 - m, 5) if m < 2 else 1.0) for m in range(1, 16))
-    assert play_values_by_points(o, "tawla31", 2, 5)[0] == pytest.approx(2 * mine - 1)
+    mine = 0.2 * t.mwc(2, 4) + 0.1 * t.mwc(2, 1) + 0.4 * 1.0 + 0.3 * 1.0
+    assert play_values_by_points(d, "tawla31", 2, 5)[0] == pytest.approx(2 * mine - 1)
 
 
-def test_preroll_outcomes_average_the_best_replies(rows):
-    """Before its roll: the columns Bot.preroll averages, and points won less lost its equity."""
+def test_preroll_distribution_averages_the_best_replies(rows):
+    """Before its roll: the chances Bot.preroll averages, and the mean close to its equity."""
     bot = Bot("tawla31", "net0")
     sample = rows[::40]
-    o = preroll_outcomes(sample, T31, bot.contact)
-    for row, oi in zip(sample, o):
+    d = preroll_distribution(sample, T31, bot.contact)
+    for row, di in zip(sample, d):
         p = bot.preroll(Position(bytes(row), T31))
-        assert oi[[0, 1, 3]] == pytest.approx(p[[1, 2, 4]], abs=1e-6)
-        assert oi[2] - oi[4] == pytest.approx(p[0], abs=1e-4)
+        assert [di[16:].sum(), di[30], di[0]] == pytest.approx(p[[1, 2, 4]], abs=1e-6)
+        assert di @ MARGINS == pytest.approx(p[0], abs=0.05)
 
 
 def test_tawla31_plays_for_the_match():
@@ -167,7 +176,6 @@ def test_resignations_by_match_winning_chance():
 
 
 def test_moves_command_ranks_a_tawla31_match(capsys):
-    from tawla.cli import main
     start = T31.initial_position().id()
     assert main(["moves", "--ruleset", "tawla31", start, "31", "--length", "11", "--score", "10-10"]) == 0
     out = capsys.readouterr().out

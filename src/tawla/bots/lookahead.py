@@ -48,7 +48,7 @@ def preroll_columns(rows: np.ndarray, r, evaluate: Columns, plies: int = 1, flip
     plies : int
     flip, equity : callable
         The columns seen from the other side, and the equity a move is chosen by (default
-        those of :data:`tawla.evaluation.COLUMNS`; :func:`tawla.bots.score.preroll_outcomes`
+        those of :data:`tawla.evaluation.COLUMNS`; :func:`tawla.bots.score.preroll_distribution`
         passes Tawla 31's points won and lost).
 
     Returns

@@ -20,7 +20,7 @@ from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
 from ..formats.gnubg import MatchState
 from ..met import CubeDecision, MatchCube, default_met, variant_met
-from .score import match_score, play_values_by_mars, play_values_by_points, preroll_outcomes
+from .score import match_score, play_values_by_mars, play_values_by_points, preroll_distribution
 from .search import Bot
 
 __all__ = ["CUBE_LEVELS", "MatchView", "bot_action", "bot_policy", "cube_probabilities", "first_legal_policy",
@@ -163,8 +163,8 @@ def _tawla_mwc(bot: Bot, position, away: int, opp_away: int) -> float:
     evaluation: the values of :mod:`tawla.bots.score` for the other side, turned round."""
     r = bot.ruleset
     if r.scoring == "checkers_left":
-        o = preroll_outcomes(position.to_array()[None], r, bot.contact)
-        other = play_values_by_points(o, r, opp_away, away)
+        d = preroll_distribution(position.to_array()[None], r, bot.contact)
+        other = play_values_by_points(d, r, opp_away, away)
     else:
         other = play_values_by_mars(bot.preroll(position)[None], r, opp_away, away)
     return float(1 - (other[0] + 1) / 2)

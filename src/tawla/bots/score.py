@@ -6,15 +6,14 @@ probabilities of the position it faces; the mover's chance is the rest, shown as
 equity (EMG) of the mover's cube. The Tawla rulesets scored by mars (a game is worth 1 or 2,
 RULES.md §4.4): no cube, the chance of each result times the table of the ruleset
 (:func:`tawla.met.variant_met`) after it, shown as ``2 MWC - 1``; Tawla 31 (1 to 15 points a
-game, §5.7) likewise over the distribution of the points of
-:func:`tawla.evaluation.points.points_distribution`."""
+game, §5.7) likewise over the distribution of :func:`tawla.evaluation.points.t31_distribution`."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import InvalidArgument
-from ..evaluation.points import MARGINS, points_distribution, t31_outcomes
+from ..evaluation.points import MARGINS, flip_distribution, t31_distribution
 from ..formats.gnubg import MatchState
 from ..met import MAX_AWAY, MatchCube, MatchEquityTable, ScoreState, default_met, variant_met
 from ..met.cube import mwc_to_emg
@@ -23,7 +22,7 @@ from .cube import CubeEfficiency, GNUBG_EFFICIENCY, cube_efficiency, score_state
 from .lookahead import preroll_columns
 
 __all__ = ["match_score", "play_values", "play_values_at_score", "play_values_by_mars", "play_values_by_points",
-           "preroll_outcomes"]
+           "preroll_distribution"]
 
 
 def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[int, int] | None:
@@ -65,31 +64,26 @@ def play_values_by_mars(probs: np.ndarray, ruleset, away: int, opp_away: int) ->
     return 2 * mwc - 1
 
 
-def play_values_by_points(outcomes: np.ndarray, ruleset, away: int, opp_away: int) -> np.ndarray:
+def play_values_by_points(dist: np.ndarray, ruleset, away: int, opp_away: int) -> np.ndarray:
     """``float64[N]``: ``2 MWC - 1`` of the mover after each play in Tawla 31 (RULES.md §5.7):
-    ``outcomes`` the opponent's columns of :func:`tawla.evaluation.points.t31_outcomes` (on
-    roll after the play), each result of :func:`~tawla.evaluation.points.points_distribution`
-    times the ruleset's measured table (:func:`tawla.met.variant_met`) after it."""
+    ``dist`` the opponent's distribution of the game's result (on roll after the play;
+    :func:`tawla.evaluation.points.t31_distribution`), each result times the ruleset's measured
+    table (:func:`tawla.met.variant_met`) after it."""
     t = variant_met(get_ruleset(ruleset).name)
     mine = np.array([t.after(away, opp_away, 0, int(m), False) if m > 0 else t.after(away, opp_away, int(-m), 0, False)
-                     for m in MARGINS])  # the opponent's margin m
-    mine[MARGINS == 0] = 0.0
-    return 2 * (points_distribution(outcomes) @ mine) - 1
+                     for m in MARGINS])  # the opponent's result m
+    mine[MARGINS == 0] = t.after(away, opp_away, 0, 0, False)  # a draw: replayed
+    return 2 * (np.asarray(dist, dtype=np.float64) @ mine) - 1
 
 
-def preroll_outcomes(rows: np.ndarray, r, contact=None, plies: int = 1) -> np.ndarray:
-    """``float64[N, 5]``: :func:`tawla.evaluation.points.t31_outcomes` of each row before its
-    side on roll rolls, ``plies`` (1 or 2) rolls ahead: the average over the 21 rolls of the
-    outcomes after its best move by equity (:func:`tawla.bots.lookahead.preroll_columns`, as
-    :meth:`tawla.Bot.preroll` averages the columns); a row with no move keeps its own.
+def preroll_distribution(rows: np.ndarray, r, contact=None, plies: int = 1) -> np.ndarray:
+    """``float64[N, 31]``: :func:`tawla.evaluation.points.t31_distribution` of each row before
+    its side on roll rolls, ``plies`` (1 or 2) rolls ahead: the average over the 21 rolls of
+    the distribution after its best move by equity (:func:`tawla.bots.lookahead.preroll_columns`,
+    as :meth:`tawla.Bot.preroll` averages the columns); a row with no move keeps its own.
     ``rows`` valid positions of ``r``, not validated here."""
-    return preroll_columns(rows, r, lambda x: t31_outcomes(x, r, contact), plies, flip=_flip_outcomes,
-                           equity=lambda o: o[:, 2] - o[:, 4])
-
-
-def _flip_outcomes(o: np.ndarray) -> np.ndarray:
-    """The columns of :func:`tawla.evaluation.points.t31_outcomes` from the other side."""
-    return np.column_stack([1 - o[:, 0], o[:, 3], o[:, 4], o[:, 1], o[:, 2]])
+    return preroll_columns(rows, r, lambda x: t31_distribution(x, r, contact), plies, flip=flip_distribution,
+                           equity=lambda d: d @ MARGINS)
 
 
 def play_values_at_score(children: np.ndarray, probs: np.ndarray, ruleset, state: ScoreState,
@@ -129,7 +123,7 @@ def play_values(children: np.ndarray, probs: np.ndarray, ruleset, score: ScoreSt
     """``float64[N]``: the mover's value of each play at the ``score`` of :func:`match_score`:
     EMG in backgammon (:func:`play_values_at_score`), ``2 MWC - 1`` in a ruleset scored by
     mars (:func:`play_values_by_mars`) or in Tawla 31 (:func:`play_values_by_points`, ``probs``
-    then the columns of :func:`tawla.evaluation.points.t31_outcomes`)."""
+    then the distributions of :func:`tawla.evaluation.points.t31_distribution`)."""
     if isinstance(score, tuple):
         if get_ruleset(ruleset).scoring == "checkers_left":
             return play_values_by_points(probs, ruleset, *score)

@@ -52,7 +52,7 @@ from ..core.moves import Move
 from ..errors import ConfigError, InvalidAction, InvalidArgument, InvalidPosition, UnsupportedRuleset, quote
 from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
-from ..evaluation.points import t31_outcomes
+from ..evaluation.points import t31_distribution
 from ..evaluation.routing import compiled_net_choice
 from ..formats.gnubg import MatchState
 from ..met import CubeDecision, MatchEquityTable
@@ -61,7 +61,7 @@ from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
 from .cube import CubeAction, cube_decision
 from .lookahead import preroll_columns
-from .score import match_score, play_values, preroll_outcomes
+from .score import match_score, play_values, preroll_distribution
 
 __all__ = ["Bot", "RankedMove"]
 
@@ -381,10 +381,11 @@ class Bot:
 
     def _ahead(self, rows: np.ndarray, plies: int) -> np.ndarray:
         """The cubeless columns the score is applied to, of engine-made rows ``plies`` (0..2)
-        rolls ahead (:mod:`tawla.bots.lookahead`); Tawla 31's of :func:`t31_outcomes`."""
+        rolls ahead (:mod:`tawla.bots.lookahead`); Tawla 31's distribution of the result."""
         r = self.ruleset
-        if r.scoring == "checkers_left":  # its points apart: won and lost
-            return t31_outcomes(rows, r, self.contact) if plies == 0 else preroll_outcomes(rows, r, self.contact, plies)
+        if r.scoring == "checkers_left":  # the spread of its 1..15 points, not only their mean
+            return t31_distribution(rows, r, self.contact) if plies == 0 else \
+                preroll_distribution(rows, r, self.contact, plies)
         if plies == 0:
             return np.asarray(self._evaluate(rows, r, checked=False), dtype=np.float64)
         return preroll_columns(rows, r, self._columns, plies)

@@ -35,9 +35,9 @@ from .. import native
 from ..rules import PIN, get_ruleset
 from .board import LOGMISS, POINT_MAP, check_rows, sides
 from .protocol import equity_from_probs
-from .rolls import MU, VAR_PER_PIP, combine, normal_rolls, t31_equity, t31_points
+from .rolls import MU, VAR_PER_PIP, combine, normal_rolls, t31_equity, t31_margins
 
-__all__ = ["nohit_contact", "nohit_contact_np", "nohit_points_np"]
+__all__ = ["nohit_contact", "nohit_contact_np", "nohit_margins_np"]
 
 
 def _runs_ahead(blocks, ahead):
@@ -159,11 +159,11 @@ def nohit_contact_np(rows, ruleset) -> np.ndarray:
     return out
 
 
-def nohit_points_np(rows, ruleset) -> tuple[np.ndarray, np.ndarray]:
-    """tawla31's expected points won and lost by the side to move (RULES.md §5.7) by the
-    no-hit contact model (:func:`tawla.evaluation.rolls.t31_points`); ``float64[N]`` twice."""
+def nohit_margins_np(rows, ruleset) -> np.ndarray:
+    """tawla31's distribution of the result for the side to move (RULES.md §5.7) by the no-hit
+    contact model (:func:`tawla.evaluation.rolls.t31_margins`, float64[N, 31])."""
     _, _, _, parts, me, opp = _nohit_race(rows, get_ruleset(ruleset))
-    return t31_points(parts, me, opp)
+    return t31_margins(parts, me, opp)
 
 
 def _nohit_race(rows, r):

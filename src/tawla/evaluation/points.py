@@ -1,21 +1,28 @@
-"""Tawla 31's points a game for match play: the expected points won and lost, and from them
-a distribution of the points (RULES.md §5.7: the winner scores 15 less the loser's checkers
-off, 1..15).
+"""Tawla 31's points a game for match play: the distribution of a game's result (RULES.md
+§5.7: the winner scores 15 less the loser's checkers off, 1..15).
 
-The columns of :data:`~tawla.evaluation.COLUMNS` give tawla31's equity (points won less points
-lost) and the chances of a win, of a 15-point win and of a 15-point loss; playing a match for
-its winning chance needs how the other results spread over 1..14 points. Every evaluator
-routed by :func:`tawla.evaluation.evaluate_rows` knows the two expectations apart: the game's
-end exactly, the race model and the no-hit contact model by
-:func:`tawla.evaluation.rolls.t31_points`, a network by its outputs 3 and 5 (expected points
-won / 15, lost / 15; :mod:`tawla.evaluation.net`). :func:`t31_outcomes` gathers them;
-:func:`points_distribution` spreads each side's results other than 15 over 1..14 points as
-the games the shipped network played against itself were spread
-(:func:`tawla.met.variants.variant_distribution`), tilted to their mean: ``p(k) ~ prior(k)
-exp(theta k)``, the distribution of that mean closest to the measured one (least relative
-entropy). On 27,420 positions of 300 such games the tilted spread predicts the points a
-game was won by better than the flat spread of greatest entropy (mean log-likelihood
--2.701 against -2.750) and as well as the measured shape untilted (-2.700).
+The columns of :data:`~tawla.evaluation.COLUMNS` give tawla31's equity and the chances of a
+win, of a 15-point win and of a 15-point loss; playing a match for its winning chance needs
+how the other results spread over 1..14 points. :func:`t31_distribution` gives each row's
+chance of every result -15..15, routed as :func:`tawla.evaluation.evaluate_rows` routes:
+
+* a game over: its result;
+* a race, and contact under the no-hit model: half the model's own distribution
+  (:func:`tawla.evaluation.rolls.t31_margins`: for each roll the winner may finish on, the
+  loser's checkers left then by a linear model), half the spread below of its expected points
+  won and lost; the win chance the evaluation's (the two-sided database's where it is
+  exact). On the race positions of 300 games of the network against itself (4,100; another
+  300 games as a check) the mean log-likelihood of the points the games were won by is
+  -1.87 (check -1.86) for the half and half, -3.63 (-3.24) for the model's own (too sure of
+  its linear checkers left) and -2.09 (-2.06) for the spread alone;
+* contact under a network: its outputs (win, 15-point win, expected points won / 15, 15-point
+  loss, expected points lost / 15; :mod:`tawla.evaluation.net`) with the results other than
+  15 spread over 1..14 as the games the shipped network played against itself were spread
+  (:func:`tawla.met.variants.variant_distribution`), tilted to their mean: ``p(k) ~
+  prior(k) exp(theta k)``, the distribution of that mean closest to the measured one (least
+  relative entropy). On 27,420 positions of 300 such games the tilted spread predicts the
+  points a game was won by better than the flat spread of greatest entropy (mean
+  log-likelihood -2.701 against -2.750) and as well as the measured shape untilted (-2.700).
 """
 
 from __future__ import annotations
@@ -29,27 +36,22 @@ from ..errors import ConfigError
 from ..met.variants import variant_distribution
 from .board import sides
 from .net import NetEvaluator
-from .nohit import nohit_contact, nohit_points_np
-from .race import race_points_np
+from .nohit import nohit_contact, nohit_margins_np
+from .race import race_margins_np
 from .routing import CONTACT_MODELS, evaluate_rows, race_rows
 
-__all__ = ["OUTCOME_COLUMNS", "MARGINS", "t31_outcomes", "points_distribution"]
-
-OUTCOME_COLUMNS = ("win", "win_15", "won", "lose_15", "lost")
-"""The columns of :func:`t31_outcomes`, for the side to move: the chance of winning, of
-winning 15 points, the expected points won (a loss counting 0), the chance of losing 15
-points and the expected points lost."""
+__all__ = ["MARGINS", "t31_distribution", "spread_outcomes", "flip_distribution"]
 
 MARGINS = np.arange(-15, 16)
-"""The results of a tawla31 game for the side to move, the columns of
-:func:`points_distribution`: points lost (negative) or won; 0, a drawn game, never occurs
-in the distribution."""
+"""The results of a tawla31 game for the side to move, the columns of a distribution: points
+lost (negative) or won; 0 a drawn game (a frozen position's, RULES.md §1.7: no model predicts
+one)."""
 
 _K = np.arange(1, 15, dtype=np.float64)  # the points of a result other than 15
 
 
-def t31_outcomes(rows: np.ndarray, r, contact=None) -> np.ndarray:
-    """The columns of :data:`OUTCOME_COLUMNS` of valid tawla31 rows.
+def t31_distribution(rows: np.ndarray, r, contact=None) -> np.ndarray:
+    """The chance of each result of :data:`MARGINS` for the side to move of valid tawla31 rows.
 
     Parameters
     ----------
@@ -63,67 +65,75 @@ def t31_outcomes(rows: np.ndarray, r, contact=None) -> np.ndarray:
 
     Returns
     -------
-    float64[N, 5]
-        Its ``won - lost`` is :func:`tawla.evaluation.evaluate_rows`' equity (column 0).
+    float64[N, 31]
+        Rows summing to 1; the wins' total is the evaluation's win chance (column 1), the
+        results of 15 its columns 2 and 4; the mean is its equity except where the race
+        model's win chance was replaced by the database's.
 
     Raises
     ------
     tawla.errors.ConfigError
-        A contact model that gives no split of the points won and lost (neither a
+        A contact model that gives no distribution (neither a
         :class:`~tawla.evaluation.NetEvaluator` nor the no-hit model).
     """
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
     model = CONTACT_MODELS[r.name] if contact is None else contact
     cols = evaluate_rows(rows, r, checked=False, contact=model)
-    equity = cols[:, 0]
-    won = np.maximum(equity, 0.0)  # a game over: its exact points
-    if len(rows):
-        me, opp, om = sides(rows, r)
-        done = native.game_results(rows, r, frozen_test=False, checked=False)[0]
-        race = race_rows(me, opp, om, r, done)
-        rest = ~(done | race)
-        if race.any():
-            won[race] = race_points_np(me[race], opp[race])[0]
-        if rest.any():
-            if isinstance(model, NetEvaluator):
-                won[rest] = 15.0 * model.outputs(rows[rest])[:, 2].astype(np.float64)
-            elif model is nohit_contact:
-                won[rest] = nohit_points_np(rows[rest], r)[0]
-            else:
-                raise ConfigError(f"the contact model {type(model).__name__} gives tawla31's equity but not "
-                                  "the points won and lost apart: a match is played with a NetEvaluator "
-                                  "or the built-in no-hit model")
-    out = np.empty((len(rows), 5))
-    out[:, 0], out[:, 1], out[:, 3] = cols[:, 1], cols[:, 2], cols[:, 4]
-    out[:, 2] = won
-    out[:, 4] = won - equity
+    out = np.zeros((len(rows), 31))
+    if len(rows) == 0:
+        return out
+    me, opp, om = sides(rows, r)
+    done = native.game_results(rows, r, frozen_test=False, checked=False)[0]
+    race = race_rows(me, opp, om, r, done)
+    rest = ~(done | race)
+    points = np.clip(np.rint(cols[done, 0]).astype(np.int64), -15, 15)
+    out[np.flatnonzero(done), 15 + points] = 1.0
+    if race.any():
+        out[race] = _half_and_half(race_margins_np(me[race], opp[race]), cols[race])
+    if rest.any():
+        if isinstance(model, NetEvaluator):
+            o = model.outputs(rows[rest]).astype(np.float64)
+            out[rest] = spread_outcomes(o[:, 0], o[:, 1], 15 * o[:, 2], o[:, 3], 15 * o[:, 4])
+        elif model is nohit_contact:
+            out[rest] = _half_and_half(nohit_margins_np(rows[rest], r), cols[rest])
+        else:
+            raise ConfigError(f"the contact model {type(model).__name__} gives tawla31's equity but not the "
+                              "spread of the points: a match is played with a NetEvaluator or the built-in "
+                              "no-hit model")
     return out
 
 
-def points_distribution(outcomes: np.ndarray) -> np.ndarray:
-    """The chance of each result of :data:`MARGINS` from :func:`t31_outcomes`' columns.
+def flip_distribution(d: np.ndarray) -> np.ndarray:
+    """A distribution of :data:`MARGINS` seen from the other side (the columns reversed)."""
+    return np.asarray(d)[:, ::-1]
 
-    A side's results other than 15 points (its win chance less its 15-point wins) are spread
-    over 1..14 by ``p(k) ~ prior(k) exp(theta k)`` (the module docstring), ``theta`` chosen
-    so their mean is the one the expected points imply (held within 1..14).
 
-    Parameters
-    ----------
-    outcomes : float[N, 5]
+def _half_and_half(d: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """A model's distribution ``d`` (its wins scaled to the evaluation's win chance, its losses
+    to the rest) averaged with the spread of its expected points won and lost, the chances of
+    the 15-point results those of the evaluation ``cols`` (:data:`~tawla.evaluation.COLUMNS`)."""
+    win = cols[:, 1]
+    w = d[:, 16:].sum(1)
+    own = d.copy()
+    own[:, 16:] *= np.where(w > 0, win / np.maximum(w, 1e-300), 0.0)[:, None]
+    own[:, :15] *= np.where(w < 1, (1 - win) / np.maximum(1 - w, 1e-300), 0.0)[:, None]
+    won, lost = own[:, 16:] @ MARGINS[16:], -(own[:, :15] @ MARGINS[:15])
+    return 0.5 * own + 0.5 * spread_outcomes(win, cols[:, 2], won, cols[:, 4], lost)
 
-    Returns
-    -------
-    float64[N, 31]
-        Rows summing to 1, the columns :data:`MARGINS` (column 15, a draw, is 0).
-    """
-    o = np.asarray(outcomes, dtype=np.float64)
-    win = np.clip(o[:, 0], 0.0, 1.0)
-    w15 = np.clip(o[:, 1], 0.0, win)
-    l15 = np.clip(o[:, 3], 0.0, 1.0 - win)
-    out = np.zeros((len(o), 31))
+
+def spread_outcomes(win, win15, won, lose15, lost) -> np.ndarray:
+    """``float64[N, 31]``: the distribution of :data:`MARGINS` with these chances of a win, a
+    15-point win and a 15-point loss and these expected points won and lost (each
+    ``float[N]``): each side's results other than 15 spread over 1..14 by ``prior(k) exp(theta
+    k)`` (the module docstring), ``theta`` chosen so their mean is the one the expected points
+    imply (held within 1..14)."""
+    win = np.clip(np.asarray(win, dtype=np.float64), 0.0, 1.0)
+    w15 = np.clip(np.asarray(win15, dtype=np.float64), 0.0, win)
+    l15 = np.clip(np.asarray(lose15, dtype=np.float64), 0.0, 1.0 - win)
+    out = np.zeros((len(win), 31))
     out[:, 30], out[:, 0] = w15, l15
-    out[:, 16:30] = _spread(win - w15, o[:, 2] - 15.0 * w15)
-    out[:, 14:0:-1] = _spread(1.0 - win - l15, o[:, 4] - 15.0 * l15)
+    out[:, 16:30] = _spread(win - w15, np.asarray(won, dtype=np.float64) - 15.0 * w15)
+    out[:, 14:0:-1] = _spread(1.0 - win - l15, np.asarray(lost, dtype=np.float64) - 15.0 * l15)
     return out
 
 

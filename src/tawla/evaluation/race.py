@@ -23,9 +23,9 @@ import numpy as np
 from .. import native
 from .bearoff import eval_tables, rank_unchecked
 from .protocol import equity_from_probs
-from .rolls import MU, L, combine, shift, t31_equity, t31_points
+from .rolls import MU, L, combine, shift, t31_equity, t31_margins
 
-__all__ = ["race_eval", "race_eval_np", "race_points_np", "side_dists"]
+__all__ = ["race_eval", "race_eval_np", "race_margins_np", "side_dists"]
 
 
 def side_dists(side, one):
@@ -104,12 +104,12 @@ def race_eval_np(me, opp, r) -> np.ndarray:
     return out
 
 
-def race_points_np(me, opp) -> tuple[np.ndarray, np.ndarray]:
-    """tawla31's expected points won and lost by the side to move in races (RULES.md §5.7),
-    by the race model (:func:`tawla.evaluation.rolls.t31_points`); ``me``, ``opp`` as for
-    :func:`race_eval`. Returns ``float64[N]`` twice."""
+def race_margins_np(me, opp) -> np.ndarray:
+    """tawla31's distribution of the result for the side to move in races (RULES.md §5.7), by
+    the race model (:func:`tawla.evaluation.rolls.t31_margins`, float64[N, 31]); ``me``, ``opp``
+    as for :func:`race_eval`."""
     one, _, _, _ = eval_tables()
     pm_all, pm_first = side_dists(me, one)
     po_all, po_first = side_dists(opp, one)
     *_, parts = combine(pm_all, pm_first, po_all, po_first, me[:, 0] == 0, opp[:, 0] == 0)
-    return t31_points(parts, me, opp)
+    return t31_margins(parts, me, opp)

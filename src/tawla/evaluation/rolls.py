@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-__all__ = ["MU", "VAR_PER_PIP", "L", "normal_rolls", "shift", "combine", "t31_equity", "t31_points"]
+__all__ = ["MU", "VAR_PER_PIP", "L", "normal_rolls", "shift", "combine", "t31_equity", "t31_points", "t31_margins"]
 
 MU = 49.0 / 6.0
 """Mean pips of one roll."""
@@ -159,10 +159,53 @@ def t31_points(parts, me, opp) -> tuple[np.ndarray, np.ndarray]:
     won, lost : float64[N]
         The expectation of the points of a win (0 for a loss), and of a loss.
     """
+    pm_all, so_all, so_first, po_all, sm_all, sm_first_next, sm_all_next, rem_o, rem_m = _t31_terms(parts, me, opp)
+    ew = (pm_all * (so_first * 15 + (so_all - so_first) * rem_o)).sum(1)
+    el = (po_all * (sm_first_next * 15 + (sm_all_next - sm_first_next) * rem_m)).sum(1)
+    return ew, el
+
+
+def t31_margins(parts, me, opp) -> np.ndarray:
+    """tawla31's distribution of the result for the side to move, by the model of
+    :func:`t31_points`: for each roll on which the winner finishes, 15 points where the loser
+    has none off, else the loser's checkers left then (a fraction split between the two
+    whole numbers around it, which keeps the mean).
+
+    Returns
+    -------
+    float64[N, 31]
+        The chance of each result -15..15 (points lost negative, won positive; column
+        ``15 + m`` for ``m``); its mean is ``won - lost`` of :func:`t31_points`.
+    """
+    pm_all, so_all, so_first, po_all, sm_all, sm_first_next, sm_all_next, rem_o, rem_m = _t31_terms(parts, me, opp)
+    out = np.zeros((len(pm_all), 31))
+    out[:, 30] = (pm_all * so_first).sum(1)
+    out[:, 0] = (po_all * sm_first_next).sum(1)
+    _spread_points(out, pm_all * (so_all - so_first), rem_o, +1)
+    _spread_points(out, po_all * (sm_all_next - sm_first_next), rem_m, -1)
+    return out
+
+
+def _spread_points(out: np.ndarray, mass: np.ndarray, points: np.ndarray, sign: int) -> None:
+    """Add ``mass[N, L]`` at ``points[N, L]`` (1..15, fractional: split between the whole
+    numbers around it) to the results ``sign * points`` of ``out[N, 31]``."""
+    lo = np.floor(points).astype(np.int64)
+    frac = points - lo
+    hi = np.minimum(lo + 1, 15)
+    rows = np.broadcast_to(np.arange(len(out))[:, None], lo.shape)
+    np.add.at(out, (rows, 15 + sign * lo), mass * (1 - frac))
+    np.add.at(out, (rows, 15 + sign * hi), mass * frac)
+
+
+def _t31_terms(parts, me, opp):
+    """The race distributions of :func:`combine` with the 15-point results kept to a loser with
+    none off, the tail of the side to move one roll on, and the loser's checkers left on each
+    roll (a linear model: all its checkers on the board, falling to 1 over its expected rolls)."""
     pm_all, so_all, so_first, po_all, sm_all, sm_first_next = parts
     # the 15-point result needs the loser to have none off
     so_first = np.where((opp[:, 0] == 0)[:, None], so_first, 0.0)
     sm_first_next = np.where((me[:, 0] == 0)[:, None], sm_first_next, 0.0)
+    sm_all_next = np.concatenate([sm_all[:, 1:], np.zeros((len(sm_all), 1))], axis=1)
     k = np.arange(L, dtype=np.float64)
     cm = 15 - me[:, 0]
     co = 15 - opp[:, 0]
@@ -170,7 +213,4 @@ def t31_points(parts, me, opp) -> tuple[np.ndarray, np.ndarray]:
     ro = np.maximum((po_all * k).sum(1), 1e-9)
     rem_o = np.clip(co[:, None] * (1 - (k[None] - 1) / ro[:, None]), 1, 15)  # after n-1 rolls
     rem_m = np.clip(cm[:, None] * (1 - k[None] / rm[:, None]), 1, 15)  # after m rolls
-    ew = (pm_all * (so_first * 15 + (so_all - so_first) * rem_o)).sum(1)
-    el = (po_all * (sm_first_next * 15 + (np.concatenate(
-        [sm_all[:, 1:], np.zeros((len(sm_all), 1))], axis=1) - sm_first_next) * rem_m)).sum(1)
-    return ew, el
+    return pm_all, so_all, so_first, po_all, sm_all, sm_first_next, sm_all_next, rem_o, rem_m
