@@ -2,8 +2,12 @@
 
 Usage::
 
-    python bench/bench_cube.py [--folder ../shared/data/gnubg-analysed] [--depth 4-ply]
-    python bench/bench_cube.py --checker [--depth 4-ply]
+    python bench/bench_cube.py [--folder ../shared/data/gnubg-analysed] [--depth 4-ply] [--level net0]
+    python bench/bench_cube.py --checker [--depth 4-ply] [--level net0]
+
+``--level net1`` or ``net2``: ``tawla analyze --level``'s evaluator
+(:class:`tawla.analysis.evaluators.SearchEvaluator`): the cube decisions on probabilities one
+or two rolls ahead, the checker plays by the bot's search at the score.
 
 ``--checker``: every checker play of the exports ("Move number N: ... to play DD", its
 candidates and the one played, starred) ranked by tawla at the score (net0 probabilities,
@@ -44,7 +48,7 @@ import numpy as np
 
 from tawla import Position
 from tawla.analysis.files import analyze_paths
-from tawla.analysis.evaluators import default_evaluator
+from tawla.analysis.evaluators import SearchEvaluator, default_evaluator
 from tawla.bots.cube import cube_decision, score_state
 from tawla.bots.score import play_values_at_score
 from tawla.notation import fitting_moves
@@ -135,10 +139,11 @@ def plays(folder: Path):
                     cur = None
 
 
-def checker(folder: Path, cubeless: bool = False) -> None:
+def checker(folder: Path, cubeless: bool = False, level: str = "net0") -> None:
     """The checker-play comparison of ``--checker`` (module docstring); ``cubeless``: tawla's
     plays ranked by cubeless money equity instead (the ranking before match play)."""
     ev = default_evaluator()
+    search = SearchEvaluator(level) if level != "net0" else None
     errors_t, errors_g, groups = [], [], {}
     skipped = 0
     for name, player, pid, mid, dice, text, g_err in plays(folder):
@@ -150,11 +155,12 @@ def checker(folder: Path, cubeless: bool = False) -> None:
             skipped += 1
             continue
         rows = np.stack([np.frombuffer(pos.play(mv).row, dtype=np.uint8) for mv in legal]).copy()
-        probs = ev.probabilities(rows, BG)
-        if state is None:
-            values = -probs[:, 0]
+        if search is not None:
+            values = search(rows, BG) if state is None else search.values_at_score(rows, BG, state)
+        elif state is None:
+            values = -ev.probabilities(rows, BG)[:, 0]
         else:
-            values, _ = play_values_at_score(rows, probs, BG, state)
+            values, _ = play_values_at_score(rows, ev.probabilities(rows, BG), BG, state)
         idx = next(k for k, mv in enumerate(legal) if mv.after == fits[0].after)
         t_err = float(values.max() - values[idx])
         errors_t.append(t_err)
@@ -190,14 +196,18 @@ def main(argv=None) -> None:
     ap.add_argument("--depth", default="4-ply")
     ap.add_argument("--checker", action="store_true", help="compare the checker plays instead of the cube decisions")
     ap.add_argument("--cubeless", action="store_true", help="with --checker: tawla ranks by cubeless money equity")
+    ap.add_argument("--level", choices=("net0", "net1", "net2"), default="net0",
+                    help="tawla analyze --level's evaluator (net1, net2: searches; cube decisions rolls ahead)")
     args = ap.parse_args(argv)
     folder = Path(args.folder)
     if args.checker:
-        checker(folder / "analysed" / args.depth, args.cubeless)
+        checker(folder / "analysed" / args.depth, args.cubeless, args.level)
         return
     found = list(blocks(folder / "analysed" / args.depth))
     rows = np.stack([np.frombuffer(Position.from_gnubg_id(pid).row, dtype=np.uint8) for _, pid, _, _, _ in found])
-    ours = default_evaluator().probabilities(rows.copy(), BG)
+    evaluator = default_evaluator() if args.level == "net0" else SearchEvaluator(args.level)
+    ours = (evaluator.probabilities(rows.copy(), BG) if args.level == "net0"
+            else evaluator.cube_probabilities(rows.copy(), BG))
     judged = agree = close = close_agree = model_agree = model_close = 0
     confusion: Counter = Counter()
     for (name, pid, mid, gp, proper), row, p in zip(found, rows, ours):
@@ -222,11 +232,12 @@ def main(argv=None) -> None:
     n = len(found)
     print(f"{n} cube analysis blocks in {folder / 'analysed' / args.depth}")
     print(f"judged by tawla's model (the cube available): {interval(judged, n)}")
-    print(f"proper action = gnubg's, net0 probabilities: {interval(agree, n)}; close ones: {interval(close_agree, close)}")
+    print(f"proper action = gnubg's, {args.level} probabilities: {interval(agree, n)}; "
+          f"close ones: {interval(close_agree, close)}")
     print(f"proper action = gnubg's, gnubg's printed probabilities through tawla's model: {interval(model_agree, n)}; "
           f"close ones: {interval(model_close, close)}")
     print("gnubg proper -> tawla proper (net0): " + ", ".join(f"{a} -> {b}: {c}" for (a, b), c in sorted(confusion.items())))
-    reports = analyze_paths(sorted(str(p) for p in (folder / "raw").glob("*.txt")), evaluator=default_evaluator())
+    reports = analyze_paths(sorted(str(p) for p in (folder / "raw").glob("*.txt")), evaluator=evaluator)
     decisions = sum(sum(g.cube_counts["decisions"]) for r in reports for g in r.games if g.cube_counts)
     print(f"tawla analyze on the raw records: {decisions} cube decisions judged (gnubg's blocks: {n})")
     print(f"SUMMARY blocks {n}; judged {judged}; agree {interval(agree, n)}; close {interval(close_agree, close)}; "

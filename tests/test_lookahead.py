@@ -7,10 +7,13 @@ import numpy as np
 import pytest
 
 from tawla import Bot, Move, Position
+from tawla.analysis.evaluators import SearchEvaluator
 from tawla.bots.lookahead import flip_columns, preroll_columns
 from tawla.core.dice import ROLL_WEIGHTS, ROLLS
 from tawla.evaluation import evaluate_rows
+from tawla.errors import InvalidArgument
 from tawla.formats.gnubg import MatchState
+from tawla.met import ScoreState
 from tawla.rules import get_ruleset
 
 BG = get_ruleset("backgammon")
@@ -69,3 +72,18 @@ def test_the_searching_levels_rank_at_the_score_deeper():
     one = Bot(BG, "net1").hint(pos, (6, 2), match_state=state)
     assert one[0].ply == 1 and max(r.ply for r in one) == 1
     assert Bot(BG, "net2").choose(pos, (6, 2), match_state=state) == two[0].move
+
+
+def test_the_analysis_search_at_the_score():
+    """tawla analyze --level net1: plays by the bot's search at the score, cube decisions on
+    probabilities a roll ahead (Bot.preroll's)."""
+    ev = SearchEvaluator("net1")
+    pos = POSITIONS[1]
+    children = np.stack([np.frombuffer(pos.play(m).row, np.uint8) for m in pos.legal_moves((6, 2))]).copy()
+    state = ScoreState(7, 5, 3)
+    want, ply = Bot(BG, "net1").values_at_score(children, state)
+    assert np.array_equal(ev.values_at_score(children, BG, state), want) and ply.max() == 1
+    probs = ev.cube_probabilities(pos.to_array()[None], BG)[0]
+    assert probs == pytest.approx(Bot(BG, "net1").preroll(pos), abs=1e-6)
+    with pytest.raises(InvalidArgument):
+        Bot(BG, "net1").values_at_score(children, MatchState())

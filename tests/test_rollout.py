@@ -240,7 +240,7 @@ def test_the_command_line(capsys):
     text = capsys.readouterr().out
     assert "8/5 6/5" in text and "std. error" in text
     for bad, status in ((["--trials", "0"], 2), (["--se", "nan"], 2), (["--truncate", "-1"], 2),
-                        (["--level", "net9"], 2), (["--length", "7", "--score", "2-3"], 2)):
+                        (["--level", "net9"], 2), (["--length", "7", "--score", "7-3"], 2)):
         assert main(["rollout", OPENING, "--no-progress", *bad]) == status
         capsys.readouterr()
     assert main(["rollout", "not-an-id", "--no-progress"]) == 1

@@ -135,7 +135,8 @@ class CubeTracker:
             return
         rows = np.frombuffer(b"".join(t.row for t in self.turns), dtype=np.uint8)
         rows = rows.reshape(len(self.turns), PACKED_WIDTH).copy()
-        method = getattr(self.evaluator, "probabilities", None)  # a plain callable: its equity alone
+        method = (getattr(self.evaluator, "cube_probabilities", None)  # a search: probabilities rolls ahead
+                  or getattr(self.evaluator, "probabilities", None))  # a plain callable: its equity alone
         probs = method(rows, self.ruleset) if method is not None else Evaluator.probabilities(
             self.evaluator, rows, self.ruleset)
         effs = cube_efficiency(rows, self.ruleset)

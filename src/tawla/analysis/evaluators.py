@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..bots import Bot
+from ..bots.lookahead import preroll_columns
 from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
 from ..position import Position
 from ..errors import ConfigError
+from ..met import ScoreState
 from ..rules import Ruleset, get_ruleset
 
 __all__ = ["Evaluator", "HeuristicEvaluator", "EngineEvaluator", "SearchEvaluator", "default_evaluator"]
@@ -99,7 +101,10 @@ class SearchEvaluator(EngineEvaluator):
     shipped network (:meth:`tawla.Bot.values`: every play at 0 ply, the best of them at 1 ply
     and, for ``net2``, the best of those at 2 ply; a play a filter drops keeps its shallower
     value, as GNU Backgammon's analysis keeps the evaluations of the moves its filters drop).
-    The cube analysis and :meth:`probabilities` stay at 0 ply (:class:`EngineEvaluator`).
+    In a match the plays are valued by the same search on the values at the score
+    (:meth:`values_at_score`, :meth:`tawla.Bot.values_at_score`) and the cube decisions on
+    probabilities one (``net1``) or two (``net2``) rolls ahead (:meth:`cube_probabilities`,
+    :mod:`tawla.bots.lookahead`); :meth:`probabilities` stays at 0 ply (:class:`EngineEvaluator`).
 
     Raises
     ------
@@ -113,15 +118,32 @@ class SearchEvaluator(EngineEvaluator):
         self.level = level
         self.name = f"tawla {level}"
         self.description = (f"{level}: the plays of each decision by the {level[-1]}-ply search of tawla.Bot on the "
-                            f"trained network (the best at 0 ply searched deeper); cube decisions at 0 ply")
+                            f"trained network (the best at 0 ply searched deeper; at a match score on the values "
+                            f"at the score); cube decisions {level[-1]} roll{'s' if level == 'net2' else ''} ahead")
         self._bots: dict = {}
 
-    def __call__(self, rows, ruleset):
+    def _bot(self, ruleset) -> Bot:
         r = get_ruleset(ruleset)
         bot = self._bots.get(r)
         if bot is None:
             bot = self._bots[r] = Bot(r, self.level)
-        return -np.asarray(bot.values(np.ascontiguousarray(rows, dtype=np.uint8)), dtype=np.float64)
+        return bot
+
+    def __call__(self, rows, ruleset):
+        return -np.asarray(self._bot(ruleset).values(np.ascontiguousarray(rows, dtype=np.uint8)), dtype=np.float64)
+
+    def values_at_score(self, rows, ruleset, state: ScoreState) -> np.ndarray:
+        """``float64[N]``: the mover's EMG of each child (rows the engine made, the opponent on
+        roll) at the score ``state`` (the mover's), by the bot's search at the score."""
+        return self._bot(ruleset).values_at_score(np.ascontiguousarray(rows, dtype=np.uint8), state)[0]
+
+    def cube_probabilities(self, rows, ruleset) -> np.ndarray:
+        """``float64[N, 6]``: the columns of :data:`tawla.evaluation.COLUMNS` of positions before
+        their side on roll rolls, one (``net1``) or two (``net2``) rolls ahead."""
+        r = get_ruleset(ruleset)
+        net = shipped_net(r)
+        return preroll_columns(np.ascontiguousarray(rows, dtype=np.uint8), r,
+                               lambda x: evaluate_rows(x, r, checked=False, contact=net), int(self.level[-1]))
 
 
 def default_evaluator() -> Evaluator:

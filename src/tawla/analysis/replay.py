@@ -390,11 +390,16 @@ def _rank(dec: Decision, legal, played, evaluator: Evaluator, ruleset: Ruleset,
           state: ScoreState | None = None) -> None:
     """Rank the legal plays and the one played: by cubeless equity (points), or at a match score
     ``state`` by the normalised cubeful equity (EMG) each leaves (:mod:`tawla.bots.score`, on
-    the evaluator's 0-ply probabilities)."""
+    the evaluator's 0-ply probabilities, or by its own search at the score where it has one:
+    ``evaluator.values_at_score(rows, ruleset, state)``)."""
     r = ruleset
     rows = np.frombuffer(b"".join(flip_row(m.after, r) for m in legal), dtype=np.uint8)
     rows = rows.reshape(len(legal), PACKED_WIDTH).copy()  # a writable batch for the evaluator
     if state is not None:
+        search = getattr(evaluator, "values_at_score", None)  # a search's own values at the score
+        if search is not None:
+            _order(dec, legal, played, search(rows, r, state))
+            return
         method = getattr(evaluator, "probabilities", None)  # a plain callable: its equity alone
         probs = method(rows, r) if method is not None else Evaluator.probabilities(evaluator, rows, r)
         equity, _ = play_values_at_score(rows, probs, r, state)

@@ -22,7 +22,7 @@ from .cube import CubeEfficiency, GNUBG_EFFICIENCY, cube_efficiency, score_state
 from .lookahead import preroll_columns
 
 __all__ = ["match_score", "play_values", "play_values_at_score", "play_values_by_mars", "play_values_by_points",
-           "preroll_distribution"]
+           "preroll_distribution", "search_at_score", "top_within"]
 
 
 def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[int, int] | None:
@@ -129,3 +129,36 @@ def play_values(children: np.ndarray, probs: np.ndarray, ruleset, score: ScoreSt
             return play_values_by_points(probs, ruleset, *score)
         return play_values_by_mars(probs, ruleset, *score)
     return play_values_at_score(children, probs, ruleset, score, met)[0]
+
+
+def top_within(v: np.ndarray, limit: int, margin: float) -> np.ndarray:
+    """Indices of the best ``limit`` values of ``v`` that lie within ``margin`` of the best."""
+    order = np.argsort(-v, kind="stable")[:limit]
+    return order[v[order] >= v[order[0]] - margin]
+
+
+def search_at_score(children: np.ndarray, ruleset, score: ScoreState | tuple[int, int], depth: int, ahead,
+                    prune: dict, met: MatchEquityTable | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The progressive search of :meth:`tawla.Bot.values` on the values at the score.
+
+    Every child is valued at 0 ply (:func:`play_values` of ``ahead(children, 0)``); the best
+    (``prune[0]``: at most so many, within so much of the best value) at 1 ply, and at
+    ``depth`` 2 the best of those (``prune[1]``) at 2 ply, each on ``ahead(rows, plies)``, the
+    probabilities (or Tawla 31 distributions) ``plies`` rolls ahead.
+
+    Returns
+    -------
+    value : float64[N]
+        The mover's value of each child at the depth it reached.
+    ply : int64[N]
+        That depth.
+    """
+    value = play_values(children, ahead(children, 0), ruleset, score, met)
+    ply = np.zeros(len(children), np.int64)
+    keep = np.arange(len(children))
+    for d in range(1, min(depth, 2) + 1):
+        limit, margin = prune[d - 1]
+        keep = keep[top_within(value[keep], limit, margin)]
+        value[keep] = play_values(children[keep], ahead(children[keep], d), ruleset, score, met)
+        ply[keep] = d
+    return value, ply

@@ -25,17 +25,12 @@
     object).
 
 The margins are in points for rulesets worth at most 3 points a game and scale with the
-game's top score beyond (x5 for tawla31's 15-point games, :meth:`Bot._scale`). A filter
-that leaves a single move ends the search for :meth:`Bot.choose`.
-
-Each child of a level is expanded for all 21 rolls in one :func:`tawla.expand_all_rolls`
-call per depth, and all positions of a depth are evaluated in one batch.
-
-Without the compiled modules (``TAWLA_NO_NATIVE=1``) every level runs on the reference
-engine and the numpy evaluators, only slower; the times per decision of both are measured by
-``bench/bench_strength.py timing`` and recorded in ``bench/STRENGTH.md``.
-
-Cube decisions (backgammon, money play): :meth:`Bot.cube_action`.
+game's top score beyond (x5 for tawla31's 15-point games, :meth:`Bot._scale`); at a match
+score they are in the values at the score (:func:`tawla.bots.score.search_at_score`). A filter
+that leaves a single move ends the search for :meth:`Bot.choose`. Each depth is expanded in
+one :func:`tawla.expand_all_rolls` call and evaluated in one batch; without the compiled
+modules (``TAWLA_NO_NATIVE=1``) on the reference engine and numpy, slower
+(``bench/bench_strength.py timing``). Cube decisions: :meth:`Bot.cube_action`.
 """
 
 from __future__ import annotations
@@ -55,13 +50,13 @@ from ..evaluation.net import shipped_net
 from ..evaluation.points import t31_distribution
 from ..evaluation.routing import compiled_net_choice
 from ..formats.gnubg import MatchState
-from ..met import CubeDecision, MatchEquityTable
+from ..met import CubeDecision, MatchEquityTable, ScoreState
 from ..position import Position
 from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
 from .cube import CubeAction, cube_decision
 from .lookahead import preroll_columns
-from .score import match_score, play_values, preroll_distribution
+from .score import match_score, preroll_distribution, search_at_score, top_within
 
 __all__ = ["Bot", "RankedMove"]
 
@@ -365,19 +360,28 @@ class Bot:
         return [RankedMove(moves[i], float(value[i]), int(ply[i])) for i in order]
 
     def _hint_at_score(self, moves, children, state, met) -> list[RankedMove]:
-        """:meth:`hint` at a match score (its docstring): the search of :meth:`values` on the
-        values at the score, the probabilities of each depth from :meth:`_ahead`."""
-        r = self.ruleset
-        value = play_values(children, self._ahead(children, 0), r, state, met)
-        ply = np.zeros(len(moves), np.int64)
-        keep = np.arange(len(children))
-        for depth in range(1, min(self.depth, 2) + 1):
-            limit, margin = self.PRUNE[depth - 1]
-            keep = keep[self._top(value[keep], limit, margin)]
-            value[keep] = play_values(children[keep], self._ahead(children[keep], depth), r, state, met)
-            ply[keep] = depth
+        """:meth:`hint` at a match score (its docstring): :func:`search_at_score`."""
+        value, ply = search_at_score(children, self.ruleset, state, self.depth, self._ahead, self.PRUNE, met)
         order = np.lexsort((-value, -ply))
         return [RankedMove(moves[i], float(value[i]), int(ply[i])) for i in order]
+
+    def values_at_score(self, children: np.ndarray, match_state: MatchState | ScoreState,
+                        met: MatchEquityTable | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`hint`'s values at the score (and the depth of each) of the positions after a
+        decision's plays, ``uint8[N, 56]`` rows the engine made (seen from the opponent, on
+        roll; not validated), for the mover of ``match_state`` (a match of the bot's ruleset,
+        or a backgammon :class:`tawla.met.ScoreState` from the mover's seat).
+
+        Raises
+        ------
+        tawla.errors.InvalidArgument
+            No match (no state, a money game) or one the model cannot hold.
+        """
+        score = match_state if isinstance(match_state, ScoreState) else match_score(match_state, self.ruleset)
+        if score is None:
+            raise InvalidArgument("values_at_score needs the match state of a match (length > 0)")
+        return search_at_score(np.ascontiguousarray(children, dtype=np.uint8), self.ruleset, score, self.depth,
+                               self._ahead, self.PRUNE, met)
 
     def _ahead(self, rows: np.ndarray, plies: int) -> np.ndarray:
         """The cubeless columns the score is applied to, of engine-made rows ``plies`` (0..2)
@@ -395,11 +399,7 @@ class Bot:
         ``max/3`` beyond (tawla31's 15-point games: 5)."""
         return max(1.0, self.ruleset.max_points / 3.0)
 
-    @staticmethod
-    def _top(v, limit, margin):
-        """Indices of the best ``limit`` values of ``v`` that lie within ``margin`` of the best."""
-        order = np.argsort(-v, kind="stable")[:limit]
-        return order[v[order] >= v[order[0]] - margin]
+    _top = staticmethod(top_within)
 
     def values(self, children: np.ndarray, depth: int | None = None, exact: bool = True) -> np.ndarray:
         """Value (for the player who just moved) of each child row (seen from the opponent).

@@ -22,8 +22,10 @@ DESCRIPTION = (
     "best first, as GNU Backgammon's hint lists them: the rank, the depth of the evaluation, the "
     "play, its equity (cubeless: the points the side on roll expects to win, in the ruleset's "
     "scoring; in a backgammon match, --length and --score or an XGID that has them, the cubeful "
-    "equity at the score, normalised as GNU Backgammon's EMG), its difference from the best play's, the mover's pip count after it and, on a "
-    "backgammon board, the gnubg Position ID of the position the opponent then faces."
+    "equity at the score, normalised as GNU Backgammon's EMG; in a match of a Tawla ruleset, "
+    "--length and --score, 2 x the match-winning chance - 1 from the ruleset's measured table), "
+    "its difference from the best play's, the mover's pip count after it and, on a backgammon "
+    "board, the gnubg Position ID of the position the opponent then faces."
 )
 
 LEVELS = ("ply0", "ply1", "ply2")
