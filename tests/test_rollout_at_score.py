@@ -14,6 +14,7 @@ from tawla.cli import main
 from tawla.errors import InvalidArgument
 from tawla.formats.gnubg import MatchState
 from tawla.met import MatchCube, ScoreState, default_met, variant_met
+from tawla.rollout.at_score import columns_of
 from tawla.rollout.text import format_text
 from tawla.rules import get_ruleset
 
@@ -80,3 +81,15 @@ def test_rollout_command_at_a_score(capsys):
     assert main(["moves", "4HPwATDgc/ABMA", "62", "--rollout", "--top", "2", "--trials", "324",
                  "--length", "7", "--score", "2-4"]) == 0
     assert "At the score (7-point match" in capsys.readouterr().out
+
+
+def test_few_trials_are_valued_at_the_score():
+    """With few trials the luck adjustment can leave a mean a little below 0: held at 0, not
+    refused (the model takes probabilities in [0, 1])."""
+    assert list(columns_of([0.52, 0.13, 0.05, 0.11, -0.0005], 0.1)) == pytest.approx([0.1, 0.52, 0.13, 0.05, 0.11, 0.0])
+    assert list(columns_of([1.01, 0.2, 0.3, 0.0, 0.0], 1.0))[1:4] == pytest.approx([1.0, 0.2, 0.2])
+    for seed in (2, 3):
+        ro = rollout(OPENING, trials=36, seed=seed, match_state=STATE)
+        assert 0 <= ro.mwc <= 1
+    ro = rollout(OPENING, (3, 1), top=3, trials=36, match_state=STATE)
+    assert all(p.score_value is not None for p in ro.plays)

@@ -9,7 +9,7 @@ import pytest
 from tawla import Bot, Match, Position
 from tawla.bots.policies import MatchView, bot_action
 from tawla.bots.score import match_score, play_values_by_points, preroll_distribution
-from tawla.errors import ConfigError
+from tawla.errors import ConfigError, InvalidArgument
 from tawla.cli import main
 from tawla.evaluation import evaluate_rows
 from tawla.evaluation.bearoff import eval_tables
@@ -21,7 +21,7 @@ from tawla.evaluation.points import MARGINS, _prior, spread_outcomes, t31_distri
 from tawla.evaluation.race import race_margins_np, side_dists
 from tawla.evaluation.rolls import combine, t31_margins, t31_points
 from tawla.formats.gnubg import MatchState
-from tawla.met import variant_met
+from tawla.met import ScoreState, variant_met
 from tawla.met.variants import variant_distribution
 from tawla.rules import get_ruleset
 
@@ -183,3 +183,38 @@ def test_moves_command_ranks_a_tawla31_match(capsys):
     assert main(["moves", "--ruleset", "tawla31", start, "31", "--length", "11", "--cube", "2"]) == 2
     assert "no doubling cube" in capsys.readouterr().err
     assert main(["moves", "--ruleset", "tawla31", start, "31", "--score", "2-3"]) == 2
+
+
+def test_no_result_beyond_the_losers_checkers_left():
+    """The side on roll's opponent has 3 checkers left (12 off): no win of more than 3; its
+    own 2 left cap its losses at 2."""
+    pos = Position.from_points(T31, {3: 1, 1: 1}, {19: 1, 20: 1, 21: 1})
+    for contact in (shipped_net("tawla31"), nohit_contact):
+        d = t31_distribution(pos.to_array()[None], T31, contact)[0]
+        assert d[19:].sum() == pytest.approx(0, abs=1e-12) and d[:13].sum() == pytest.approx(0, abs=1e-12)
+        assert d.sum() == pytest.approx(1)
+    d = spread_outcomes(np.array([0.6]), np.array([0.0]), np.array([1.5]), np.array([0.0]), np.array([0.5]),
+                        np.array([1]), np.array([2]))[0]
+    assert d[16] == pytest.approx(0.6) and d[13:15].sum() == pytest.approx(0.4) and d[17:].sum() == 0
+
+
+def test_edges_of_the_match_play():
+    """An empty batch; a random bot stays random in a match; a match past the table refused;
+    a backgammon ScoreState refused for a Tawla bot."""
+    state = MatchState(match_length=11, score=(3, 4))
+    value, ply = Bot("tawla31", "net1").values_at_score(np.zeros((0, 56), np.uint8), state)
+    assert value.shape == ply.shape == (0,)
+    pos = Position(_positions(30, 2)[-1].tobytes(), T31)
+    picks = {str(Bot("tawla31", "random", seed=s).choose(pos, (3, 1), match_state=state)) for s in range(20)}
+    assert len(picks) > 1 or len(pos.legal_moves((3, 1))) <= 1
+    with pytest.raises(InvalidArgument, match="1 to 64"):
+        match_score(MatchState(match_length=70), "tawla31")
+    with pytest.raises(InvalidArgument, match="ScoreState"):
+        Bot("adi", "net0").values_at_score(np.zeros((0, 56), np.uint8), ScoreState(7, 5, 3))
+
+
+def test_cube_options_refused_without_a_cube(capsys):
+    adi = get_ruleset("adi").initial_position().id()
+    assert main(["moves", "--ruleset", "adi", adi, "31", "--length", "5", "--score", "4-2", "--cube", "4"]) == 2
+    assert "no doubling cube" in capsys.readouterr().err
+    assert main(["moves", "--ruleset", "adi", adi, "31", "--length", "5", "--score", "4-2"]) == 0

@@ -102,9 +102,10 @@ class SearchEvaluator(EngineEvaluator):
     and, for ``net2``, the best of those at 2 ply; a play a filter drops keeps its shallower
     value, as GNU Backgammon's analysis keeps the evaluations of the moves its filters drop).
     In a match the plays are valued by the same search on the values at the score
-    (:meth:`values_at_score`, :meth:`tawla.Bot.values_at_score`) and the cube decisions on
-    probabilities one (``net1``) or two (``net2``) rolls ahead (:meth:`cube_probabilities`,
-    :mod:`tawla.bots.lookahead`); :meth:`probabilities` stays at 0 ply (:class:`EngineEvaluator`).
+    (:meth:`values_at_score`, :meth:`tawla.Bot.values_at_score`); the cube decisions, of a
+    match or a money session, on probabilities one (``net1``) or two (``net2``) rolls ahead
+    (:meth:`cube_probabilities`, :mod:`tawla.bots.lookahead`); :meth:`probabilities` stays at
+    0 ply (:class:`EngineEvaluator`).
 
     Raises
     ------

@@ -33,7 +33,8 @@ def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[i
     Raises
     ------
     tawla.errors.InvalidArgument
-        Not a MatchState, or one the match model cannot hold.
+        Not a MatchState, or one the match model cannot hold (a Tawla match longer than
+        :data:`tawla.met.MAX_AWAY` points too).
     """
     if match_state is None:
         return None
@@ -43,8 +44,10 @@ def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[i
     if r.cube:
         return score_state(match_state)
     n = match_state.match_length
-    if not n or r.scoring not in ("mars", "checkers_left") or n > MAX_AWAY:
+    if not n or r.scoring not in ("mars", "checkers_left"):
         return None
+    if n > MAX_AWAY:
+        raise InvalidArgument(f"a match is 1 to {MAX_AWAY} points, not {n}")
     me = match_state.player_on_roll
     return n - match_state.score[me], n - match_state.score[1 - me]
 
@@ -153,8 +156,10 @@ def search_at_score(children: np.ndarray, ruleset, score: ScoreState | tuple[int
     ply : int64[N]
         That depth.
     """
-    value = play_values(children, ahead(children, 0), ruleset, score, met)
     ply = np.zeros(len(children), np.int64)
+    if len(children) == 0:
+        return np.zeros(0), ply
+    value = play_values(children, ahead(children, 0), ruleset, score, met)
     keep = np.arange(len(children))
     for d in range(1, min(depth, 2) + 1):
         limit, margin = prune[d - 1]

@@ -213,7 +213,8 @@ class Bot:
     def choose(self, position: Position, dice: DiceLike, *, match_state: MatchState | None = None) -> Move:
         """The move to play with ``dice``: a :class:`tawla.Move` of ``position.legal_moves(dice)``,
         or the pass (``Move.is_pass``) when the turn passes; ``position.play`` takes either.
-        With ``match_state`` (a match), the first of :meth:`hint` at the score.
+        With ``match_state`` (a match), the first of :meth:`hint` at the score (``random``: a
+        random move still).
 
         Raises
         ------
@@ -224,7 +225,7 @@ class Bot:
             The game of ``position`` is over.
         """
         self._own(position)
-        if match_score(match_state, self.ruleset) is not None:
+        if self.depth >= 0 and match_score(match_state, self.ruleset) is not None:
             ranked = self.hint(position, dice, match_state=match_state)
             if ranked:
                 return ranked[0].move
@@ -377,6 +378,8 @@ class Bot:
         tawla.errors.InvalidArgument
             No match (no state, a money game) or one the model cannot hold.
         """
+        if isinstance(match_state, ScoreState) and not self.ruleset.cube:
+            raise InvalidArgument(f"a ScoreState is a backgammon match's; {self.ruleset.name} takes a MatchState")
         score = match_state if isinstance(match_state, ScoreState) else match_score(match_state, self.ruleset)
         if score is None:
             raise InvalidArgument("values_at_score needs the match state of a match (length > 0)")

@@ -88,17 +88,17 @@ def match_state(args: argparse.Namespace, text: str, position: Position,
     Raises
     ------
     tawla.errors.ConfigError
-        A cube option on a board of a ruleset without a bar (no cube), a score that is not two
+        A cube option on a board of a ruleset without a cube, a score that is not two
         whole numbers, or options that do not make a match state (a cube that is not a power
         of two, a score not below the match length, Crawford in a money game).
     """
     given = [f"--{k}" for k in ("cube", "owner", "score", "length") if getattr(args, k) is not None]
     given += ["--crawford"] if args.crawford else []
+    cube = [g for g in given if g not in ("--score", "--length")]
+    if cube and not position.ruleset.cube:
+        raise ConfigError(f"{', '.join(cube)}: {position.ruleset.name} has no doubling cube "
+                          "(a match of it takes --length and --score)")
     if not position.ruleset.has_bar:  # no XGID: a match of a Tawla ruleset, by its score alone
-        cube = [g for g in given if g not in ("--score", "--length")]
-        if cube:
-            raise ConfigError(f"{', '.join(cube)}: {position.ruleset.name} has no doubling cube "
-                              "(a match of it takes --length and --score)")
         if not args.length:
             if args.score is not None:
                 raise ConfigError("--score needs --length: the match length in points")

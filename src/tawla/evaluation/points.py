@@ -88,14 +88,16 @@ def t31_distribution(rows: np.ndarray, r, contact=None) -> np.ndarray:
     rest = ~(done | race)
     points = np.clip(np.rint(cols[done, 0]).astype(np.int64), -15, 15)
     out[np.flatnonzero(done), 15 + points] = 1.0
+    caps = np.minimum(14, 15 - opp[:, 0]), np.minimum(14, 15 - me[:, 0])  # the loser's checkers on the board
     if race.any():
-        out[race] = _half_and_half(race_margins_np(me[race], opp[race]), cols[race])
+        out[race] = _half_and_half(race_margins_np(me[race], opp[race]), cols[race], caps[0][race], caps[1][race])
     if rest.any():
         if isinstance(model, NetEvaluator):
             o = model.outputs(rows[rest]).astype(np.float64)
-            out[rest] = spread_outcomes(o[:, 0], o[:, 1], 15 * o[:, 2], o[:, 3], 15 * o[:, 4])
+            out[rest] = spread_outcomes(o[:, 0], o[:, 1], 15 * o[:, 2], o[:, 3], 15 * o[:, 4],
+                                        caps[0][rest], caps[1][rest])
         elif model is nohit_contact:
-            out[rest] = _half_and_half(nohit_margins_np(rows[rest], r), cols[rest])
+            out[rest] = _half_and_half(nohit_margins_np(rows[rest], r), cols[rest], caps[0][rest], caps[1][rest])
         else:
             raise ConfigError(f"the contact model {type(model).__name__} gives tawla31's equity but not the "
                               "spread of the points: a match is played with a NetEvaluator or the built-in "
@@ -108,7 +110,7 @@ def flip_distribution(d: np.ndarray) -> np.ndarray:
     return np.asarray(d)[:, ::-1]
 
 
-def _half_and_half(d: np.ndarray, cols: np.ndarray) -> np.ndarray:
+def _half_and_half(d: np.ndarray, cols: np.ndarray, win_cap, lose_cap) -> np.ndarray:
     """A model's distribution ``d`` (its wins scaled to the evaluation's win chance, its losses
     to the rest) averaged with the spread of its expected points won and lost, the chances of
     the 15-point results those of the evaluation ``cols`` (:data:`~tawla.evaluation.COLUMNS`)."""
@@ -118,22 +120,27 @@ def _half_and_half(d: np.ndarray, cols: np.ndarray) -> np.ndarray:
     own[:, 16:] *= np.where(w > 0, win / np.maximum(w, 1e-300), 0.0)[:, None]
     own[:, :15] *= np.where(w < 1, (1 - win) / np.maximum(1 - w, 1e-300), 0.0)[:, None]
     won, lost = own[:, 16:] @ MARGINS[16:], -(own[:, :15] @ MARGINS[:15])
-    return 0.5 * own + 0.5 * spread_outcomes(win, cols[:, 2], won, cols[:, 4], lost)
+    return 0.5 * own + 0.5 * spread_outcomes(win, cols[:, 2], won, cols[:, 4], lost, win_cap, lose_cap)
 
 
-def spread_outcomes(win, win15, won, lose15, lost) -> np.ndarray:
+def spread_outcomes(win, win15, won, lose15, lost, win_cap=None, lose_cap=None) -> np.ndarray:
     """``float64[N, 31]``: the distribution of :data:`MARGINS` with these chances of a win, a
     15-point win and a 15-point loss and these expected points won and lost (each
-    ``float[N]``): each side's results other than 15 spread over 1..14 by ``prior(k) exp(theta
-    k)`` (the module docstring), ``theta`` chosen so their mean is the one the expected points
-    imply (held within 1..14)."""
+    ``float[N]``): each side's results other than 15 spread over 1..``cap`` by ``prior(k)
+    exp(theta k)`` (the module docstring), ``theta`` chosen so their mean is the one the
+    expected points imply (held within 1..cap). ``win_cap``, ``lose_cap`` (``int[N]``, 1..14,
+    default 14): the most a win or a loss other than 15 can score, the loser's checkers still
+    on the board."""
     win = np.clip(np.asarray(win, dtype=np.float64), 0.0, 1.0)
     w15 = np.clip(np.asarray(win15, dtype=np.float64), 0.0, win)
     l15 = np.clip(np.asarray(lose15, dtype=np.float64), 0.0, 1.0 - win)
-    out = np.zeros((len(win), 31))
+    n = len(win)
+    out = np.zeros((n, 31))
     out[:, 30], out[:, 0] = w15, l15
-    out[:, 16:30] = _spread(win - w15, np.asarray(won, dtype=np.float64) - 15.0 * w15)
-    out[:, 14:0:-1] = _spread(1.0 - win - l15, np.asarray(lost, dtype=np.float64) - 15.0 * l15)
+    out[:, 16:30] = _spread(win - w15, np.asarray(won, dtype=np.float64) - 15.0 * w15,
+                            np.full(n, 14) if win_cap is None else win_cap)
+    out[:, 14:0:-1] = _spread(1.0 - win - l15, np.asarray(lost, dtype=np.float64) - 15.0 * l15,
+                              np.full(n, 14) if lose_cap is None else lose_cap)
     return out
 
 
@@ -146,23 +153,37 @@ def _prior() -> np.ndarray:
     return p / p.sum()
 
 
-def _spread(mass: np.ndarray, points: np.ndarray, prior=None) -> np.ndarray:
-    """``float64[N, 14]``: ``mass`` over 1..14 points with expected points ``points`` (the
-    mass times the mean): ``prior(k) exp(theta k)`` (default the measured prior of
-    :func:`_prior`), the distribution closest to the prior with that mean."""
-    base = np.log(_prior() if prior is None else prior)
-    mean = np.clip(points / np.maximum(mass, 1e-12), 1.0 + 1e-9, 14.0 - 1e-9)
-    lo, hi = np.full(len(mass), -30.0), np.full(len(mass), 30.0)
-    for _ in range(60):  # the mean grows with theta: bisection
-        theta = 0.5 * (lo + hi)
-        below = _weights(theta, base) @ _K < mean
-        lo = np.where(below, theta, lo)
-        hi = np.where(below, hi, theta)
-    return mass[:, None] * _weights(0.5 * (lo + hi), base)
+def _spread(mass: np.ndarray, points: np.ndarray, cap: np.ndarray, prior=None) -> np.ndarray:
+    """``float64[N, 14]``: ``mass`` over 1..``cap`` points with expected points ``points``
+    (the mass times the mean): ``prior(k) exp(theta k)`` (default the measured prior of
+    :func:`_prior`) up to ``cap``, the distribution closest to the prior with that mean;
+    ``theta`` by Newton's method kept inside a bracket (the mean grows with ``theta``, its
+    slope the variance)."""
+    cap = np.clip(np.asarray(cap, dtype=np.int64), 1, 14)
+    base = np.where(_K[None] <= cap[:, None], np.log(_prior() if prior is None else prior)[None], -np.inf)
+    mean = np.clip(points / np.maximum(mass, 1e-12), 1.0 + 1e-9, np.maximum(cap - 1e-9, 1.0 + 1e-9))
+    lo, hi = np.full(len(mass), -40.0), np.full(len(mass), 40.0)
+    theta = np.zeros(len(mass))
+    todo = np.arange(len(mass))
+    for _ in range(60):  # on the rows not yet met
+        w = _weights(theta[todo], base[todo])
+        m = w @ _K
+        var = w @ (_K * _K) - m * m
+        below = m < mean[todo]
+        lo[todo] = np.where(below, theta[todo], lo[todo])
+        hi[todo] = np.where(below, hi[todo], theta[todo])
+        left = (np.abs(m - mean[todo]) >= 1e-10) & (var >= 1e-14)  # a cap of 1 leaves one result
+        step = theta[todo] + (mean[todo] - m) / np.maximum(var, 1e-12)
+        inside = (step > lo[todo]) & (step < hi[todo])
+        theta[todo] = np.where(left, np.where(inside, step, 0.5 * (lo[todo] + hi[todo])), theta[todo])
+        todo = todo[left]
+        if len(todo) == 0:
+            break
+    return mass[:, None] * _weights(theta, base)
 
 
 def _weights(theta: np.ndarray, base: np.ndarray) -> np.ndarray:
-    z = theta[:, None] * _K[None] + base[None]
+    z = theta[:, None] * _K[None] + base
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)

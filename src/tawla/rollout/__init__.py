@@ -134,7 +134,7 @@ class RolloutPlan:
             assert run is not None
             res = _result(run, 0)
             ro = Rollout(self.position, self.settings, desc, result=res, complete=complete, match=self.match)
-            if self.match is not None:
+            if self.match is not None and res.trials > 0:
                 cols = at_score.columns_of(res.probabilities, res.equity)
                 ro.cube, ro.mwc = at_score.position_value(self.match, self.position.row, cols, r)
             return ro
@@ -146,7 +146,7 @@ class RolloutPlan:
                 assert run is not None
                 done.append(PlayRollout(move, _result(run, k)))
                 k += 1
-        if self.match is not None:
+        if self.match is not None and all(p.exact or p.result.trials > 0 for p in done):
             done = self._at_score(done)
         done.sort(key=lambda p: _rank_key(p, self.settings.cubeful), reverse=True)
         return Rollout(self.position, self.settings, desc, dice=self.dice, plays=done, complete=complete,

@@ -74,8 +74,15 @@ def rollout_score(state: MatchState | None, ruleset, met: MatchEquityTable | Non
 
 def columns_of(probabilities, equity: float) -> np.ndarray:
     """``float64[6]``: a rollout's five probabilities and cubeless equity as the columns of
-    :data:`tawla.evaluation.COLUMNS`."""
-    return np.array([equity, *probabilities], dtype=np.float64)
+    :data:`tawla.evaluation.COLUMNS`, the probabilities made consistent first: the luck
+    adjustment can carry a mean a little outside [0, 1] or a backgammon chance past its
+    gammon's; each is held within what contains it (``0 <= bg <= gammon <= win <= 1``, the
+    same for the losses)."""
+    p = np.asarray(probabilities, dtype=np.float64)
+    win = float(np.clip(p[0], 0.0, 1.0))
+    wg = float(np.clip(p[1], 0.0, win))
+    lg = float(np.clip(p[3], 0.0, 1.0 - win))
+    return np.array([equity, win, wg, float(np.clip(p[2], 0.0, wg)), lg, float(np.clip(p[4], 0.0, lg))])
 
 
 def _opponents(cols: np.ndarray) -> np.ndarray:

@@ -46,7 +46,7 @@ def format_text(ro: Rollout) -> str:
             if s.variance_reduction and res.equity_se > 0 and math.isfinite(res.raw_equity_se):
                 note += f"; variance reduction cut the equity's standard error {res.raw_equity_se / res.equity_se:.1f}x"
             lines.append(note)
-    if ro.match is not None:
+    if ro.match is not None and (ro.mwc is not None or any(p.score_value is not None for p in ro.plays)):
         lines += _at_score(ro)
     return "\n".join(lines)
 
