@@ -187,8 +187,7 @@ class Bot:
             if self.contact is None:
                 raise ConfigError(f"no trained network is shipped for {self.ruleset.name}: level {level!r} "
                                   f"needs one (tawla train)")
-        # net0 with a compiled pass: the legal moves, their children's values and the best of
-        # them in one call, only the chosen move built as an object (the same choice)
+        # net0 in one compiled call where it can (the same choice, only that move built)
         self._net0 = compiled_net_choice(self.contact, self.ruleset) if level == "net0" else None
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise ConfigError(f"seed must be None or a whole number >= 0, not {quote(seed)}")
@@ -345,10 +344,17 @@ class Bot:
             return []
         children = _flip_rows(_rows_of(moves), self.ruleset)
         if at_score is not None:
-            return self._hint_at_score(moves, children, at_score, met)
+            value, ply = search_at_score(children, self.ruleset, at_score, self.depth, self._ahead, self.PRUNE, met)
+        else:
+            value, ply = self._money_search(children)
+        order = np.lexsort((-value, -ply))
+        return [RankedMove(moves[i], float(value[i]), int(ply[i])) for i in order]
+
+    def _money_search(self, children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`hint`'s values (cubeless equity) and depths of a decision's children."""
         value = -self._evaluate(children, self.ruleset)[:, 0].astype(np.float64)
-        ply = np.zeros(len(moves), np.int64)
-        if self.depth >= 1 and len(moves) > 1:
+        ply = np.zeros(len(children), np.int64)
+        if self.depth >= 1 and len(children) > 1:
             limit, margin = self.PRUNE[0]
             keep = self._top(value, limit, margin * self._scale())
             v1, detail = self._reply_min(children[keep])
@@ -357,26 +363,18 @@ class Bot:
                 limit, margin = self.PRUNE[1]
                 sel = self._top(v1, limit, margin * self._scale())
                 value[keep[sel]], ply[keep[sel]] = self._ply2(children[keep], v1, detail, sel), 2
-        order = np.lexsort((-value, -ply))
-        return [RankedMove(moves[i], float(value[i]), int(ply[i])) for i in order]
-
-    def _hint_at_score(self, moves, children, state, met) -> list[RankedMove]:
-        """:meth:`hint` at a match score (its docstring): :func:`search_at_score`."""
-        value, ply = search_at_score(children, self.ruleset, state, self.depth, self._ahead, self.PRUNE, met)
-        order = np.lexsort((-value, -ply))
-        return [RankedMove(moves[i], float(value[i]), int(ply[i])) for i in order]
+        return value, ply
 
     def values_at_score(self, children: np.ndarray, match_state: MatchState | ScoreState,
                         met: MatchEquityTable | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`hint`'s values at the score (and the depth of each) of the positions after a
-        decision's plays, ``uint8[N, 56]`` rows the engine made (seen from the opponent, on
-        roll; not validated), for the mover of ``match_state`` (a match of the bot's ruleset,
-        or a backgammon :class:`tawla.met.ScoreState` from the mover's seat).
+        """:meth:`hint`'s values at the score and their depths, of a decision's children
+        (``uint8[N, 56]`` rows the engine made, the opponent on roll; not validated), for the
+        mover of ``match_state`` (a match of this ruleset, or a backgammon ScoreState).
 
         Raises
         ------
         tawla.errors.InvalidArgument
-            No match (no state, a money game) or one the model cannot hold.
+            No match, one the model cannot hold, or a ScoreState for a ruleset without a cube.
         """
         if isinstance(match_state, ScoreState) and not self.ruleset.cube:
             raise InvalidArgument(f"a ScoreState is a backgammon match's; {self.ruleset.name} takes a MatchState")
@@ -391,8 +389,7 @@ class Bot:
         rolls ahead (:mod:`tawla.bots.lookahead`); Tawla 31's distribution of the result."""
         r = self.ruleset
         if r.scoring == "checkers_left":  # the spread of its 1..15 points, not only their mean
-            return t31_distribution(rows, r, self.contact) if plies == 0 else \
-                preroll_distribution(rows, r, self.contact, plies)
+            return preroll_distribution(rows, r, self.contact, plies) if plies else t31_distribution(rows, r, self.contact)
         if plies == 0:
             return np.asarray(self._evaluate(rows, r, checked=False), dtype=np.float64)
         return preroll_columns(rows, r, self._columns, plies)
