@@ -6,6 +6,7 @@ import pytest
 from tawla import Bot, Match, Position
 from tawla.bots.policies import MatchView, bot_action, match_state_of
 from tawla.errors import InvalidAction
+from tawla.formats.gnubg import MatchState
 from tawla.rules import get_ruleset
 
 BG = get_ruleset("backgammon")
@@ -79,3 +80,10 @@ def test_a_real_match_and_its_state():
     over.accept_resignation(1 - over.turn)
     with pytest.raises(InvalidAction):
         bot_action(BOT, MatchView.of(over))
+
+
+def test_no_double_once_the_game_is_over():
+    over = Position.from_points(BG, {}, {19: 2, 20: 2})  # the side on roll has borne off all
+    for state in (MatchState(match_length=7, score=(2, 3)), MatchState()):
+        d = BOT.cube_action(over, match_state=state)
+        assert not d.may_double and d.proper == "no double"

@@ -35,6 +35,7 @@ modules (``TAWLA_NO_NATIVE=1``) on the reference engine and numpy, slower
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
@@ -142,9 +143,8 @@ def _as_evaluate(ev: np.ndarray) -> np.ndarray:
 
 
 def _rows_of(moves) -> np.ndarray:
-    if isinstance(moves, _Moves):
-        return np.frombuffer(b"".join(moves.afters()), dtype=np.uint8).reshape(-1, PACKED_WIDTH).copy()
-    return np.frombuffer(b"".join(m.after for m in moves), dtype=np.uint8).reshape(-1, PACKED_WIDTH).copy()
+    afters = moves.afters() if isinstance(moves, _Moves) else (m.after for m in moves)
+    return np.frombuffer(b"".join(afters), dtype=np.uint8).reshape(-1, PACKED_WIDTH).copy()
 
 
 class Bot:
@@ -546,17 +546,16 @@ class Bot:
         cubeless pre-roll probabilities (:meth:`preroll`): with ``W``/``L`` the average points
         of a win/loss and ``x`` the cube efficiency, the taker's take point is
         ``(L_t - 1/2) / (W_t + L_t + x/2)`` (its ``W_t = L``, ``L_t = W``), and the side on roll
-        doubles when its winning chance is within 0.1 of the opponent's take point, unless the
-        opponent would pass and playing on is worth more than cashing (too good: cubeless
-        equity > 1).
+        doubles within 0.1 of it, unless the opponent would pass and playing on is worth more
+        (too good: cubeless equity > 1).
 
         With ``match_state`` (a gnubg Match ID's fields, its player on roll the position's side
-        on roll): the cubeful equities of no double, double/take and double/pass — in a match
-        at its score (:class:`tawla.met.MatchCube`, also as match-winning chances), in a money
-        game :class:`MoneyCube` with the state's Jacoby rule — on the same probabilities (two
-        rolls ahead at the 2-ply levels, :mod:`tawla.bots.lookahead`), with
-        the efficiency of the position's class (:func:`tawla.bots.cube_efficiency`); their
-        ``proper`` says the right action.
+        on roll): the cubeful equities of no double, double/take and double/pass — at a match
+        score :class:`tawla.met.MatchCube` (also as match-winning chances), in a money game
+        :class:`MoneyCube` with the state's Jacoby rule — on the same probabilities (two rolls
+        ahead at the 2-ply levels), the efficiency of the position's class
+        (:func:`tawla.bots.cube_efficiency`); ``proper`` says the right action (no double
+        once the game is over).
 
         Parameters
         ----------
@@ -592,7 +591,8 @@ class Bot:
         self._own(position)
         if match_state is not None:
             probs = self._ahead(position.to_array()[None], 2 if self.depth >= 2 else 1)[0]
-            return cube_decision(probs, position.row, r, match_state, met)
+            d = cube_decision(probs, position.row, r, match_state, met)
+            return d if position.result() is None else replace(d, may_double=False)  # a game over: no double
         if isinstance(cube_value, bool) or not isinstance(cube_value, (int, np.integer)) or cube_value < 1:
             raise InvalidArgument(f"cube_value must be a whole number >= 1, not {quote(cube_value)}")
         if (isinstance(cube_owner, bool) or not isinstance(cube_owner, (int, np.integer))
