@@ -34,8 +34,7 @@ import numpy as np
 from .. import native
 from ..rules import PIN, get_ruleset
 from .board import LOGMISS, POINT_MAP, check_rows, sides
-from .protocol import equity_from_probs
-from .rolls import MU, VAR_PER_PIP, combine, normal_rolls, t31_equity, t31_margins
+from .rolls import MU, VAR_PER_PIP, combine, normal_rolls, race_columns, t31_margins
 
 __all__ = ["nohit_contact", "nohit_contact_np", "nohit_margins_np"]
 
@@ -150,13 +149,7 @@ def nohit_contact_np(rows, ruleset) -> np.ndarray:
     """:func:`nohit_contact` in numpy (the reference of the compiled twin)."""
     r = get_ruleset(ruleset)
     win, wg, lg, parts, me, opp = _nohit_race(rows, r)
-    out = np.zeros((len(rows), 6))
-    out[:, 1], out[:, 2], out[:, 4] = win, wg, lg
-    if r.scoring == "checkers_left":
-        out[:, 0] = t31_equity(parts, me, opp)
-    else:
-        out[:, 0] = equity_from_probs(out[:, 1:], r)
-    return out
+    return race_columns(win, wg, lg, parts, me, opp, r)
 
 
 def nohit_margins_np(rows, ruleset) -> np.ndarray:

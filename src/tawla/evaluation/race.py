@@ -23,7 +23,7 @@ import numpy as np
 from .. import native
 from .bearoff import eval_tables, rank_unchecked
 from .protocol import equity_from_probs
-from .rolls import MU, L, combine, shift, t31_equity, t31_margins
+from .rolls import MU, L, combine, race_columns, shift, t31_margins
 
 __all__ = ["race_eval", "race_eval_np", "race_margins_np", "side_dists"]
 
@@ -83,33 +83,28 @@ def race_eval(me, opp, r) -> np.ndarray:
 
 def race_eval_np(me, opp, r) -> np.ndarray:
     """:func:`race_eval` in numpy (the reference the compiled twin is diffed against)."""
-    one, _, _, two = eval_tables()
-    pm_all, pm_first = side_dists(me, one)
-    po_all, po_first = side_dists(opp, one)
-    win, wg, lg, parts = combine(pm_all, pm_first, po_all, po_first, me[:, 0] == 0, opp[:, 0] == 0)
+    two = eval_tables()[3]
+    win, wg, lg, parts = _race(me, opp)
     # the exact two-sided database where both sides are home with at most 6 checkers
     small = ((me[:, 7:26].sum(1) == 0) & (opp[:, 7:26].sum(1) == 0)
              & (me[:, 1:7].sum(1) <= 6) & (opp[:, 1:7].sum(1) <= 6))
     if small.any():
         win = win.copy()
         win[small] = two[rank_unchecked(me[small, 1:7]) * 924 + rank_unchecked(opp[small, 1:7])]
-    out = np.zeros((len(me), 6))
-    out[:, 1] = win
-    out[:, 2] = wg
-    out[:, 4] = lg
-    if r.scoring == "checkers_left":
-        out[:, 0] = t31_equity(parts, me, opp)
-    else:
-        out[:, 0] = equity_from_probs(out[:, 1:], r)
-    return out
+    return race_columns(win, wg, lg, parts, me, opp, r)
 
 
 def race_margins_np(me, opp) -> np.ndarray:
     """tawla31's distribution of the result for the side to move in races (RULES.md §5.7), by
     the race model (:func:`tawla.evaluation.rolls.t31_margins`, float64[N, 31]); ``me``, ``opp``
     as for :func:`race_eval`."""
-    one, _, _, _ = eval_tables()
+    return t31_margins(_race(me, opp)[3], me, opp)
+
+
+def _race(me, opp):
+    """:func:`tawla.evaluation.rolls.combine` of both sides' roll distributions from the
+    one-sided database."""
+    one = eval_tables()[0]
     pm_all, pm_first = side_dists(me, one)
     po_all, po_first = side_dists(opp, one)
-    *_, parts = combine(pm_all, pm_first, po_all, po_first, me[:, 0] == 0, opp[:, 0] == 0)
-    return t31_margins(parts, me, opp)
+    return combine(pm_all, pm_first, po_all, po_first, me[:, 0] == 0, opp[:, 0] == 0)

@@ -12,7 +12,9 @@ import math
 
 import numpy as np
 
-__all__ = ["MU", "VAR_PER_PIP", "L", "normal_rolls", "shift", "combine", "t31_equity", "t31_points", "t31_margins"]
+from .protocol import equity_from_probs
+
+__all__ = ["MU", "VAR_PER_PIP", "L", "normal_rolls", "shift", "combine", "t31_equity", "t31_points", "t31_margins", "race_columns"]
 
 MU = 49.0 / 6.0
 """Mean pips of one roll."""
@@ -126,6 +128,16 @@ def combine(pm_all, pm_first, po_all, po_first, me_off0, opp_off0):
     lg = np.where(me_off0, (po_all * sm_first_next).sum(1), 0.0)
     return win, np.minimum(wg, win), np.minimum(lg, 1 - win), (pm_all, so_all, so_first,
                                                                 po_all, sm_all, sm_first_next)
+
+
+def race_columns(win, wg, lg, parts, me, opp, r) -> np.ndarray:
+    """``float64[N, 6]``: the columns of :data:`~tawla.evaluation.COLUMNS` of a race's results
+    (:func:`combine`'s, the win chance perhaps replaced by an exact one): no backgammons, the
+    equity in ``r``'s scoring (tawla31's by :func:`t31_equity`)."""
+    out = np.zeros((len(win), 6))
+    out[:, 1], out[:, 2], out[:, 4] = win, wg, lg
+    out[:, 0] = t31_equity(parts, me, opp) if r.scoring == "checkers_left" else equity_from_probs(out[:, 1:], r)
+    return out
 
 
 def t31_equity(parts, me, opp) -> np.ndarray:
