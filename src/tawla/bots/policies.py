@@ -20,7 +20,7 @@ from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
 from ..formats.gnubg import MatchState
 from ..met import CubeDecision, MatchCube, default_met, variant_met
-from .score import match_score, play_values_by_mars, play_values_by_points, preroll_distribution
+from .score import match_score, mwc_on_roll, preroll_distribution
 from .search import Bot
 
 __all__ = ["CUBE_LEVELS", "MatchView", "bot_action", "bot_policy", "cube_probabilities", "first_legal_policy",
@@ -160,14 +160,13 @@ def _resignation_pays(bot: Bot, match, state: MatchState | None) -> bool:
 def _tawla_mwc(bot: Bot, position, away: int, opp_away: int) -> float:
     """The match-winning chance of the side on roll of ``position`` (not over) before it rolls,
     ``away`` against ``opp_away`` in a match of a Tawla ruleset, on the bot's pre-roll
-    evaluation: the values of :mod:`tawla.bots.score` for the other side, turned round."""
+    evaluation (:func:`tawla.bots.score.mwc_on_roll`)."""
     r = bot.ruleset
     if r.scoring == "checkers_left":
-        d = preroll_distribution(position.to_array()[None], r, bot.contact)
-        other = play_values_by_points(d, r, opp_away, away)
+        values = preroll_distribution(position.to_array()[None], r, bot.contact)
     else:
-        other = play_values_by_mars(bot.preroll(position)[None], r, opp_away, away)
-    return float(1 - (other[0] + 1) / 2)
+        values = bot.preroll(position)[None]
+    return float(mwc_on_roll(values, r, away, opp_away)[0])
 
 
 def bot_policy(ruleset, level: str | None = None) -> Callable:

@@ -22,7 +22,7 @@ from .cube import CubeEfficiency, GNUBG_EFFICIENCY, cube_efficiency, score_state
 from .lookahead import preroll_columns
 
 __all__ = ["match_score", "play_values", "play_values_at_score", "play_values_by_mars", "play_values_by_points",
-           "preroll_distribution", "search_at_score", "top_within"]
+           "preroll_distribution", "search_at_score", "top_within", "mwc_on_roll"]
 
 
 def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[int, int] | None:
@@ -52,18 +52,23 @@ def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[i
     return n - match_state.score[me], n - match_state.score[1 - me]
 
 
+def _mwc_after(ruleset, away: int, opp_away: int) -> np.ndarray:
+    """``float64[31]``: the mover's match-winning chance after the opponent's game result
+    ``m`` of :data:`~tawla.evaluation.points.MARGINS` (points it won, negative: lost), ``away``
+    against ``opp_away`` in a match of a Tawla ruleset (its measured table, no Crawford rule;
+    a draw is replayed)."""
+    t = variant_met(get_ruleset(ruleset).name)
+    return np.array([t.after(away, opp_away, max(-int(m), 0), max(int(m), 0), False) for m in MARGINS])
+
+
 def play_values_by_mars(probs: np.ndarray, ruleset, away: int, opp_away: int) -> np.ndarray:
     """``float64[N]``: ``2 MWC - 1`` of the mover after each play, in a ruleset scored by
     mars: ``probs`` the opponent's columns (on roll after the play), a single game 1 point,
     a mars 2, the ruleset's measured table (:func:`tawla.met.variant_met`)."""
-    t = variant_met(get_ruleset(ruleset).name)
     p = np.asarray(probs, dtype=np.float64)
     w, wm, lm = p[:, 1], np.minimum(p[:, 2], p[:, 1]), np.minimum(p[:, 4], 1 - p[:, 1])
-
-    def me(won: int, lost: int) -> float:
-        return t.after(away, opp_away, won, lost, False)
-
-    mwc = (1 - w - lm) * me(1, 0) + lm * me(2, 0) + (w - wm) * me(0, 1) + wm * me(0, 2)
+    mine = _mwc_after(ruleset, away, opp_away)
+    mwc = (1 - w - lm) * mine[15 - 1] + lm * mine[15 - 2] + (w - wm) * mine[15 + 1] + wm * mine[15 + 2]
     return 2 * mwc - 1
 
 
@@ -72,11 +77,17 @@ def play_values_by_points(dist: np.ndarray, ruleset, away: int, opp_away: int) -
     ``dist`` the opponent's distribution of the game's result (on roll after the play;
     :func:`tawla.evaluation.points.t31_distribution`), each result times the ruleset's measured
     table (:func:`tawla.met.variant_met`) after it."""
-    t = variant_met(get_ruleset(ruleset).name)
-    mine = np.array([t.after(away, opp_away, 0, int(m), False) if m > 0 else t.after(away, opp_away, int(-m), 0, False)
-                     for m in MARGINS])  # the opponent's result m
-    mine[MARGINS == 0] = t.after(away, opp_away, 0, 0, False)  # a draw: replayed
-    return 2 * (np.asarray(dist, dtype=np.float64) @ mine) - 1
+    return 2 * (np.asarray(dist, dtype=np.float64) @ _mwc_after(ruleset, away, opp_away)) - 1
+
+
+def mwc_on_roll(values: np.ndarray, ruleset, away: int, opp_away: int) -> np.ndarray:
+    """``float64[N]``: the match-winning chance of the side on roll, ``away`` against
+    ``opp_away`` in a match of a Tawla ruleset, from its own evaluations before it rolls
+    (columns of :data:`tawla.evaluation.COLUMNS`, or Tawla 31's distributions): the values of
+    :func:`play_values` for the other side, whose opponent it is, turned round."""
+    r = get_ruleset(ruleset)
+    by = play_values_by_points if r.scoring == "checkers_left" else play_values_by_mars
+    return 1 - (by(values, r, opp_away, away) + 1) / 2
 
 
 def preroll_distribution(rows: np.ndarray, r, contact=None, plies: int = 1) -> np.ndarray:

@@ -7,6 +7,7 @@ import argparse
 from ..bots import Bot, RankedMove
 from ..bots.score import match_score
 from ..errors import ConfigError
+from ..met.cube import relative_owner
 from ..rollout import rollout
 from ..rollout.text import format_text
 from ..position import Position
@@ -96,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.rollout:
         match = state if state is not None and state.match_length else None
-        owner = 0 if state is None or state.cube_owner is None else (1 if state.cube_owner == state.player_on_roll else -1)
+        owner = 0 if state is None else relative_owner(state.cube_owner, state.player_on_roll)
         if args.workers < 1:
             raise ConfigError(f"--workers must be at least 1, not {args.workers}")
         print(format_text(rollout(pos, dice, settings=rollout_settings(args), top=args.top,

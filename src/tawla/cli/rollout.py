@@ -11,6 +11,7 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..errors import ConfigError, FormatError, TawlaError
+from ..met.cube import relative_owner
 from ..rollout import Rollout, RolloutSettings, plan_rollout
 from ..rollout.text import format_text
 from ..rollout.run import RolloutRun
@@ -73,9 +74,7 @@ def _context(args, text: str, position) -> dict:
         return {}
     if state.match_length:
         return {"match_state": state}
-    if state.cube_owner is None:
-        return {}
-    return {"cube_owner": 1 if state.cube_owner == state.player_on_roll else -1}
+    return {"cube_owner": relative_owner(state.cube_owner, state.player_on_roll)}
 
 
 class _Progress:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..bots.cube import cube_decision
-from ..bots.score import match_score, play_values_at_score, play_values_by_mars
+from ..bots.score import match_score, mwc_on_roll, play_values_at_score, play_values_by_mars
 from ..errors import InvalidArgument
 from ..formats.gnubg import MatchState
 from ..met import MatchCube, MatchEquityTable, ScoreState, default_met, variant_met
@@ -128,6 +128,4 @@ def position_value(m: AtScore, row: bytes, cols: np.ndarray, ruleset) -> tuple[M
         d = cube_decision(cols, row, ruleset, m.state, m.met)
         assert isinstance(d, MatchCube)
         return d, d.optimal_mwc
-    away, opp_away = m.score  # the side on roll's chance: the opponent's value of its columns, turned round
-    other = play_values_by_mars(np.asarray(cols, dtype=np.float64)[None], ruleset, opp_away, away)[0]
-    return None, float(1 - (other + 1) / 2)
+    return None, float(mwc_on_roll(np.asarray(cols, dtype=np.float64)[None], ruleset, *m.score)[0])
