@@ -1,4 +1,6 @@
-"""Rollouts at a match score: cubeless trials, the score applied to what they measured."""
+"""Rollouts at a match score: cube decisions at the score inside the trials (the compiled match
+model against tawla.met.MatchCube, the trial loop against its twin, exact values where the cube
+is dead), or cubeless trials with the score applied to what they measured."""
 
 from __future__ import annotations
 
@@ -7,14 +9,17 @@ import json
 import numpy as np
 import pytest
 
-from tawla import Position, rollout
+from tawla import Position, native, rollout
 from tawla.bots.cube import cube_decision
 from tawla.bots.score import play_values_at_score, play_values_by_mars
 from tawla.cli import main
 from tawla.errors import InvalidArgument
 from tawla.formats.gnubg import MatchState
 from tawla.met import MatchCube, ScoreState, default_met, variant_met
+from tawla.met.cube import mwc_to_emg
 from tawla.rollout.at_score import columns_of
+from tawla.rollout.evaluator import trial_evaluator
+from tawla.rollout.twin import trials_py
 from tawla.rollout.text import format_text
 from tawla.rules import get_ruleset
 
@@ -24,11 +29,11 @@ STATE = MatchState(match_length=7, score=(2, 4))
 
 
 def _cols(res):
-    return np.array([res.equity, *res.probabilities])
+    return columns_of(res.probabilities, res.equity)
 
 
-def test_a_position_gets_its_cube_decision_at_the_score():
-    ro = rollout(OPENING, trials=324, seed=5, match_state=STATE)
+def test_a_position_gets_its_cube_decision_at_the_score_from_cubeless_trials():
+    ro = rollout(OPENING, trials=324, seed=5, match_state=STATE, cubeful=False)
     assert not ro.settings.cubeful and isinstance(ro.cube, MatchCube)
     want = cube_decision(_cols(ro.result), OPENING.row, BG, STATE)
     assert ro.cube == want and ro.mwc == pytest.approx(want.optimal_mwc)
@@ -39,8 +44,8 @@ def test_a_position_gets_its_cube_decision_at_the_score():
     assert "At the score (7-point match, 5-away 3-away, cube 1" in text and "Proper cube action" in text
 
 
-def test_plays_ranked_at_the_score():
-    ro = rollout(OPENING, (6, 2), top=3, trials=324, seed=5, match_state=STATE)
+def test_plays_ranked_at_the_score_from_cubeless_trials():
+    ro = rollout(OPENING, (6, 2), top=3, trials=72, seed=5, match_state=STATE, cubeful=False)
     values = [p.score_value for p in ro.plays]
     assert values == sorted(values, reverse=True) and len(values) == 3
     children = np.stack([np.frombuffer(OPENING.play(p.move).row, np.uint8) for p in ro.plays])
@@ -74,11 +79,11 @@ def test_adi_at_the_score_and_tawla31_refused():
 
 
 def test_rollout_command_at_a_score(capsys):
-    assert main(["rollout", "4HPwATDgc/ABMA", "--length", "7", "--score", "2-4", "--trials", "324", "--json",
+    assert main(["rollout", "4HPwATDgc/ABMA", "--length", "7", "--score", "2-4", "--trials", "72", "--json",
                  "--no-progress"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["match"]["length"] == 7 and data["cube_decision"]["proper"]
-    assert main(["moves", "4HPwATDgc/ABMA", "62", "--rollout", "--top", "2", "--trials", "324",
+    assert main(["moves", "4HPwATDgc/ABMA", "62", "--rollout", "--top", "2", "--trials", "72",
                  "--length", "7", "--score", "2-4"]) == 0
     assert "At the score (7-point match" in capsys.readouterr().out
 
@@ -93,3 +98,97 @@ def test_few_trials_are_valued_at_the_score():
         assert 0 <= ro.mwc <= 1
     ro = rollout(OPENING, (3, 1), top=3, trials=36, match_state=STATE)
     assert all(p.score_value is not None for p in ro.plays)
+
+
+compiled = pytest.mark.skipif(not native.available("rollout"), reason="the compiled engine is not built")
+
+
+@compiled
+def test_the_compiled_match_model_is_match_cube():
+    """At 126 (score, cube) states: the three chances, the right one and the decision."""
+    rng = np.random.default_rng(3)
+    n = 60
+    win = rng.uniform(0.02, 0.98, n)
+    wg, lg = win * rng.uniform(0, 0.5, n), (1 - win) * rng.uniform(0, 0.5, n)
+    probs = np.stack([np.zeros(n), win, wg, wg * rng.uniform(0, 0.2, n), lg, lg * rng.uniform(0, 0.2, n)], 1)
+    t, states = default_met(), 0
+    for away in range(1, 8):
+        for opp_away in range(1, 8):
+            for cube, owner, crawford in ((1, 0, False), (2, 1, False), (2, -1, False), (1, 0, True)):
+                try:
+                    sc = ScoreState(7, away, opp_away, cube, owner, crawford)
+                except InvalidArgument:
+                    continue
+                states += 1
+                out, dec = native.cube_match(probs, t, away, opp_away, cube, owner, crawford)
+                for i in range(0, n, 7):
+                    m = MatchCube.from_probabilities(probs[i], sc)
+                    want = [m.no_double_mwc, m.double_take_mwc, m.double_pass_mwc, m.optimal_mwc]
+                    assert list(out[i]) == pytest.approx(want, abs=1e-12)
+                    assert (dec[i] != 0) == m.double and (dec[i] == 3) == (m.double and not m.take)
+    assert states >= 126
+
+
+@compiled
+@pytest.mark.parametrize("score", [(3, 5, 1, 0, False), (4, 2, 2, -1, False), (1, 4, 1, 0, True), (2, 2, 1, 0, False)])
+def test_trials_at_the_score_are_the_python_twins(score):
+    """The same moves and numbers, the opponent doubling at once or not, with luck adjustment."""
+    r = BG
+    rows = np.stack([np.frombuffer(OPENING.play(m).row, np.uint8) for m in OPENING.legal_moves((6, 2))[:2]])
+    ev = trial_evaluator(r, "net0")
+    away, opp_away, cube, owner, crawford = score
+    match = (default_met().pre, default_met().post, away, opp_away, cube, crawford)
+    for kw in (dict(first=7, trials=4, truncate=8, vr=False, seed=9, rot=(3, 7)),
+               dict(first=40, trials=2, truncate=4, vr=True, seed=2, decide_first=True)):
+        kw.update(cubeful=True, match=match, owner=owner)
+        a, araw, ap = native.rollout_trials(rows, r, ev.contact, raw=True, **ev.compiled_args(), **kw)
+        b, braw, bp = trials_py(rows, r, ev, **kw)
+        np.testing.assert_array_equal(ap, bp)
+        np.testing.assert_allclose(a, b, atol=1e-9)
+        np.testing.assert_allclose(araw, braw, atol=1e-9)
+        assert (np.abs(a[..., 6]) <= 1.5).all()
+
+
+def test_a_dead_cube_gives_the_match_chance_of_the_trials_results():
+    """In the Crawford game nobody doubles: each trial's value is its result's chance at the
+    score, so the rolled-out chance is the table applied to the rolled-out probabilities."""
+    state = MatchState(match_length=7, score=(6, 3), crawford=True)
+    ro = rollout(OPENING, trials=648, truncate=10, seed=3, match_state=state, variance_reduction=False)
+    sc, t = ScoreState(7, 1, 4, crawford=True), default_met()
+    w, wg, wb, lg, lb = ro.result.probabilities
+    want = ((w - wg) * sc.me(1, 0, t) + (wg - wb) * sc.me(2, 0, t) + wb * sc.me(3, 0, t)
+            + (1 - w - lg) * sc.me(0, 1, t) + (lg - lb) * sc.me(0, 2, t) + lb * sc.me(0, 3, t))
+    assert ro.settings.cubeful and not ro.cube.may_double
+    assert ro.mwc == pytest.approx(want, abs=1e-5)
+    assert ro.result.cubeful_equity == pytest.approx(float(mwc_to_emg(ro.mwc, sc, t)), abs=1e-12)  # EMG
+    dmp = rollout(OPENING, trials=324, truncate=10, seed=3, match_state=MatchState(match_length=7, score=(6, 6)))
+    assert dmp.mwc == pytest.approx(dmp.result.probabilities[0], abs=1e-5)  # gammons do not count
+
+
+def test_a_position_rolled_out_not_doubled_and_doubled():
+    """The two rollouts on the same dice; a pass is the table's; a race far ahead at 0-0 in
+    7 is a double and a pass."""
+    ro = rollout(OPENING, trials=324, seed=5, match_state=STATE)
+    d, t = ro.cube, default_met()
+    sc = ScoreState(7, 5, 3)
+    assert ro.settings.cubeful and d.may_double and d.double_pass_mwc == sc.me(1, 0, t)
+    assert ro.mwc == pytest.approx(d.optimal_mwc) and d.proper == "no double, take"
+    assert ro.result.cubeful_equity == pytest.approx(d.no_double, abs=1e-12)
+    data = ro.to_json()
+    assert data["cube_decision"]["proper"] == "no double, take" and data["cubeful"]
+    race = Position.from_points(BG, {1: 3, 2: 3, 3: 3, 4: 3, 5: 3}, {19: 5, 20: 5, 21: 5})
+    far = rollout(race, trials=324, seed=1, match_state=MatchState(match_length=7))
+    assert far.cube.proper == "double, pass" and far.mwc == pytest.approx(ScoreState(7, 7, 7).me(1, 0, t))
+    text = format_text(far)
+    assert "cube decisions at the score in every trial" in text and "Proper cube action: Double, pass" in text
+
+
+def test_plays_ranked_by_their_cubeful_chances():
+    ro = rollout(OPENING, (6, 2), top=3, trials=72, truncate=16, seed=5, match_state=STATE)
+    values = [p.score_value for p in ro.plays]
+    assert values == sorted(values, reverse=True) and len(values) == 3
+    sc, t = ScoreState(7, 5, 3), default_met()
+    for p in ro.plays:
+        assert p.result.cubeful_equity == p.score_value
+        assert p.score_value == pytest.approx(float(mwc_to_emg(p.score_mwc, sc, t)), abs=1e-12)
+        assert 0 < p.score_mwc < 1

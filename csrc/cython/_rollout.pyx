@@ -76,12 +76,71 @@ def cube_money(const double[:, ::1] probs, int owner, double efficiency=0.68, bi
     return nd, dt, dec
 
 
+cdef class _Match:
+    """A match's table and score held for the trial loop (``tw_met``, ``tw_score``)."""
+    cdef const double[:, ::1] pre
+    cdef const double[::1] post
+    cdef tw_met met
+    cdef tw_score score
+
+    def __init__(self, pre, post, int away, int opp_away, int cube=1, int owner=0, bint crawford=False):
+        self.pre, self.post = pre, post
+        if self.pre.shape[0] != TW_MET_MAX or self.pre.shape[1] != TW_MET_MAX or self.post.shape[0] != TW_MET_MAX:
+            raise InvalidArgument(f"a table is float64[{TW_MET_MAX}, {TW_MET_MAX}] and float64[{TW_MET_MAX}]")
+        if not (1 <= away <= TW_MET_MAX and 1 <= opp_away <= TW_MET_MAX):
+            raise InvalidArgument(f"away counts must be within 1..{TW_MET_MAX}, not {away} and {opp_away}")
+        if cube < 1 or cube & (cube - 1) or cube > 1 << 20 or owner not in (-1, 0, 1):
+            raise InvalidArgument(f"need a cube that is a power of two and an owner -1..1, not {cube}, {owner}")
+        self.met.pre, self.met.post = &self.pre[0, 0], &self.post[0]
+        self.score.away, self.score.opp_away, self.score.cube = away, opp_away, cube
+        self.score.owner, self.score.crawford = owner, crawford
+
+
+def cube_match(const double[:, ::1] probs, pre, post, int away, int opp_away, int cube=1, int owner=0,
+               bint crawford=False, double efficiency=0.68):
+    """The match model's decisions (``tw_cube_match``) of pre-roll columns at one score.
+
+    Parameters
+    ----------
+    probs : float64[N, 6]
+        Columns of the side on roll (equity first, unused).
+    pre, post : float64[64, 64], float64[64]
+        The table (:class:`tawla.met.MatchEquityTable`'s arrays).
+    away, opp_away, cube, owner, crawford
+        The score as :class:`tawla.met.ScoreState` holds it (not checked beyond the ranges).
+
+    Returns
+    -------
+    (float64[N, 4], int8[N])
+        The chances of winning the match not doubling, doubling and the opponent taking, or
+        passing, and of the right decision; the decision (0 no double, 1 take, 3 pass).
+
+    Raises
+    ------
+    InvalidArgument
+        Arrays of other shapes, counts out of range, an efficiency outside [0, 1].
+    """
+    cdef _Match m = _Match(pre, post, away, opp_away, cube, owner, crawford)
+    cdef Py_ssize_t i, n = probs.shape[0]
+    if probs.shape[1] != 6:
+        raise InvalidArgument(f"probs must be float64[N, 6], not {probs.shape[1]} columns")
+    if not 0.0 <= efficiency <= 1.0:
+        raise InvalidArgument(f"the cube efficiency must be within [0, 1], not {efficiency}")
+    out = np.zeros((n, 4))
+    dec = np.zeros(n, dtype=np.int8)
+    cdef double[:, ::1] o = out
+    cdef signed char[::1] d = dec
+    for i in range(n):
+        d[i] = tw_cube_match(&m.met, &probs[i, 1], &m.score, efficiency, &o[i, 0], &o[i, 1], &o[i, 2], &o[i, 3])
+    return out, dec
+
+
 def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=None, b1=None, w2=None,
             b2=None, W=None, race_one=None, race_two=None, long first=0, long trials=1, long truncate=0,
             bint vr=False, bint stop_bearoff=True, bint stop_race=False, int stratify=2, rot=(0, 0),
             bint cubeful=False, double efficiency=0.68, bint jacoby=False, bint beaver=False,
-            int owner=0, unsigned long long seed=0, int ply=0, int prune=8, double margin=0.25, bint raw=False,
-            bint checked=True):
+            int owner=0, bint decide_first=False, match=None, unsigned long long seed=0, int ply=0, int prune=8,
+            double margin=0.25, bint raw=False, bint checked=True):
     """Trials ``first .. first + trials - 1`` of each pre-roll row (``tw_rollout``): every row
     on the same dice.
 
@@ -95,9 +154,13 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
         float64[5, NF]) or ``"nohit"``.
     race_one, race_two : arrays or None
         The race model's tables (None: no race model).
-    truncate, vr, stop_bearoff, stop_race, stratify, rot, cubeful, owner, seed
+    truncate, vr, stop_bearoff, stop_race, stratify, rot, cubeful, owner, decide_first, seed
         The settings of ``tw_ro_settings`` (csrc/rollout/tw_rollout.h); ``efficiency``,
-        ``jacoby``, ``beaver``: the money cube model's.
+        ``jacoby``, ``beaver``: the money cube model's (``efficiency`` the match model's too).
+    match : tuple, optional
+        Cube decisions at a match score: ``(pre, post, away, opp_away, cube, crawford)``, the
+        table's arrays and the score of the rows' side to move (the cube owned as ``owner``
+        says); the cubeful value is then 2 MWC - 1.
     ply, prune, margin
         The depth of the trials' choice (``tw_evaluator``): 0, or 1 (the ``prune`` best at 0 ply
         within ``margin`` points, 1 .. 16 of them, searched one roll deeper).
@@ -161,8 +224,18 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
         raise InvalidArgument("cube decisions need the cube's scoring (backgammon)")
     S.truncate, S.vr, S.stop_bearoff, S.stop_race = truncate, vr, stop_bearoff, stop_race
     S.stratify, S.rot[0], S.rot[1] = stratify, int(rot[0]), int(rot[1])
-    S.cubeful, S.owner, S.seed = cubeful, owner, seed
+    S.cubeful, S.owner, S.seed, S.decide_first = cubeful, owner, seed, decide_first
     S.cube = _money(efficiency, jacoby, beaver)
+    cdef _Match held = None
+    if match is not None:
+        pre, post, away, opp_away, cube, crawford = match
+        held = _Match(pre, post, away, opp_away, cube, owner, crawford)
+        if crawford and (cube != 1 or owner != 0 or (away == 1) == (opp_away == 1)):
+            raise InvalidArgument("the Crawford game has one player 1 away and the cube centred at 1")
+        if (owner == 0) != (cube == 1):
+            raise InvalidArgument(f"a cube of {cube} with owner {owner}: a centred cube is at 1, an owned one above")
+        S.match, S.met, S.crawford = 1, held.met, crawford
+        S.away[0], S.away[1], S.cube_value = away, opp_away, cube
     if checked:
         validate_batch(params, positions)
         for i in range(n):

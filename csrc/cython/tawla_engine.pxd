@@ -195,6 +195,7 @@ cdef extern from "tawla_engine.h" nogil:
         TW_CONTACT_LINEAR
         TW_CONTACT_NOHIT
         TW_CUBE_MONEY
+        TW_MET_MAX
         TW_RO_NV
 
     ctypedef struct tw_evaluator:
@@ -216,6 +217,21 @@ cdef extern from "tawla_engine.h" nogil:
     void tw_cube_equities(const tw_cube_model *m, const double *p, int owner, double *nd, double *dt)
     int tw_cube_decide(const tw_cube_model *m, const double *p, int owner, double *equity)
 
+    ctypedef struct tw_met:
+        const double *pre
+        const double *post
+
+    ctypedef struct tw_score:
+        int away
+        int opp_away
+        int cube
+        int owner
+        int crawford
+
+    int tw_score_may_double(const tw_score *s)
+    int tw_cube_match(const tw_met *t, const double *p, const tw_score *s, double x, double *nd, double *dt,
+                      double *dp, double *mwc)
+
     ctypedef struct tw_ro_settings:
         long truncate
         int vr
@@ -226,6 +242,12 @@ cdef extern from "tawla_engine.h" nogil:
         int cubeful
         tw_cube_model cube
         int owner
+        int decide_first
+        int match
+        tw_met met
+        int away[2]
+        int cube_value
+        int crawford
         uint64_t seed
 
     int tw_rollout(const tw_params *P, const tw_evaluator *E, const tw_ro_settings *S,

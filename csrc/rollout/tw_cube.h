@@ -1,7 +1,8 @@
 /*
- * Cube models (tw_cube.c): the cubeful equities of a cube decision from cubeless pre-roll
- * probabilities, behind one interface that the rollout trial loop calls. The model of money
- * play is Janowski's (tawla.bots.cube.MoneyCube is its Python twin; tests compare the two).
+ * Cube models: the cubeful equities of a cube decision from cubeless pre-roll probabilities,
+ * the ones the rollout trial loop calls. Money play: Janowski's model (tw_cube.c;
+ * tawla.bots.cube.MoneyCube is its Python twin). A match: GNU Backgammon's model on a match
+ * equity table (tw_cube_match.c; tawla.met.MatchCube is its twin). Tests compare each pair.
  */
 #ifndef TW_CUBE_H
 #define TW_CUBE_H
@@ -34,5 +35,38 @@ void tw_cube_equities(const tw_cube_model *m, const double *p, int owner, double
 /* The right decision (no double when the opponent owns the cube); its equity per unit of cube
    into *equity (may be NULL). */
 int tw_cube_decide(const tw_cube_model *m, const double *p, int owner, double *equity);
+
+/* A match equity table (tawla.met.MatchEquityTable): pre[(a - 1) * TW_MET_MAX + b - 1] the
+   chance of a player a away against one b away at the start of a game that is not
+   post-Crawford, post[b - 1] the trailer's b away after the Crawford game. */
+#define TW_MET_MAX 64
+typedef struct {
+    const double *pre;
+    const double *post;
+} tw_met;
+
+/* A match as the side on roll sees it (tawla.met.ScoreState). */
+typedef struct {
+    int away, opp_away;  /* points each still needs, 1 .. TW_MET_MAX */
+    int cube;            /* the cube's value, a power of two */
+    int owner;           /* TW_CUBE_CENTRED, TW_CUBE_OWN, TW_CUBE_OPP */
+    int crawford;        /* the Crawford game */
+} tw_score;
+
+/* The chance of a player away against opp_away after a game that moved won points to it or
+   lost points to the opponent; post: the next game is post-Crawford if nobody has won. */
+double tw_met_after(const tw_met *t, int away, int opp_away, int won, int lost, int post);
+/* The side on roll's chance after this game moved won or lost points (times nothing: points). */
+double tw_score_me(const tw_met *t, const tw_score *s, int won, int lost);
+/* Whether the side on roll may double (not the Crawford game, not the opponent's cube, a cube
+   short of its match, not the leader after the Crawford game). */
+int tw_score_may_double(const tw_score *s);
+/* The decision of the side on roll at the score from its cubeless pre-roll probabilities p[5]
+   (win, win gammon, win backgammon, lose gammon, lose backgammon; held within [0, 1]) with cube
+   efficiency x: TW_CUBE_NO_DOUBLE, TW_CUBE_TAKE or TW_CUBE_PASS, and the chances of winning the
+   match not doubling (*nd), doubling and the opponent taking (*dt) or passing (*dp) and of the
+   decision (*mwc); a side that may not double gets *nd in all four. Any pointer may be NULL. */
+int tw_cube_match(const tw_met *t, const double *p, const tw_score *s, double x, double *nd, double *dt,
+                  double *dp, double *mwc);
 
 #endif /* TW_CUBE_H */

@@ -63,6 +63,58 @@ typedef struct {
     tw_choose_ws w;
 } tw_ro_ws;
 
+/* The match as side sees it with the cube at c times the starting one, owner (-1 centred). */
+static void tw_ro_score(const tw_ro_settings *S, int side, double c, int owner, tw_score *sc) {
+    sc->away = S->away[side];
+    sc->opp_away = S->away[side ^ 1];
+    sc->cube = S->cube_value * (int)c;
+    sc->owner = tw_ro_owner(owner, side);
+    sc->crawford = S->crawford;
+}
+
+/* The cube decision of side, on roll with columns col: TW_CUBE_*, and the value of the
+   decision for side into *v (money: per unit of the cube; a match: 2 MWC - 1); decide 0: not
+   doubling, whatever the model would. */
+static int tw_ro_decide(const tw_ro_settings *S, const double *col, int side, double c, int owner, int decide,
+                        double *v) {
+    int d;
+    if (S->match) {
+        tw_score sc;
+        double nd, mwc;
+        tw_ro_score(S, side, c, owner, &sc);
+        d = tw_cube_match(&S->met, col + 1, &sc, S->cube.efficiency, &nd, NULL, NULL, &mwc);
+        if (!decide) { d = TW_CUBE_NO_DOUBLE; mwc = nd; }
+        *v = 2 * mwc - 1;
+        return d;
+    }
+    if (decide) return tw_cube_decide(&S->cube, col, tw_ro_owner(owner, side), v);
+    {
+        double dt;
+        tw_cube_equities(&S->cube, col, tw_ro_owner(owner, side), v, &dt);
+        return TW_CUBE_NO_DOUBLE;
+    }
+}
+
+/* A match's 2 MWC - 1 for side after a game it won pts (< 0: lost) at the cube's c times the
+   starting one. */
+static double tw_ro_match_end(const tw_ro_settings *S, int side, double c, double pts) {
+    tw_score sc;
+    int won;
+    tw_ro_score(S, side, c, -1, &sc);
+    won = (int)(pts < 0 ? -pts : pts) * sc.cube;
+    return 2 * (pts > 0 ? tw_score_me(&S->met, &sc, won, 0) : tw_score_me(&S->met, &sc, 0, won)) - 1;
+}
+
+/* A match's value (2 MWC - 1) for side after it moved: kind TW_CHOSE_PLAY the opponent's
+   cube decision on cv, else the game's result meq at the score. */
+static double tw_ro_match_after(const tw_ro_settings *S, int side, double c, int owner, int kind,
+                                const tw_value *cv, double meq) {
+    double v;
+    if (kind != TW_CHOSE_PLAY) return tw_ro_match_end(S, side, c, meq);
+    tw_ro_decide(S, cv->col, side ^ 1, c, owner, 1, &v);
+    return -v;
+}
+
 /* One trial of row (its value rv for its mover): the TW_RO_NV numbers into out and raw. */
 static int tw_ro_trial(const tw_params *P, const tw_evaluator *E, const tw_ro_settings *S, tw_ro_ws *ws,
                        const uint8_t *row, const tw_value *rv, long t, double *out, double *raw, int32_t *plies) {
@@ -84,29 +136,35 @@ static int tw_ro_trial(const tw_params *P, const tw_evaluator *E, const tw_ro_se
     for (ply = 0;; ply++) {
         if ((S->truncate > 0 && ply == S->truncate) || ply == TW_RO_MAX_PLIES
             || (ply == 0 && tw_ro_stops(P, S, cur, &cur_v))) { stop = 1; break; }
-        if (live && ply > 0) {  /* the side on roll's cube decision (none before the first roll) */
-            int rel = tw_ro_owner(owner, side), d;
-            if (rel != TW_CUBE_OPP) {
-                d = tw_cube_decide(&S->cube, cur_v.col, rel, NULL);
-                if (d == TW_CUBE_PASS) { cf = (side == 0 ? c : -c); live = 0; }
-                else if (d == TW_CUBE_TAKE) { c *= 2; owner = side ^ 1; }
-                else if (d == TW_CUBE_BEAVER) { c *= 4; owner = side; }
+        if (live && (ply > 0 || S->decide_first) && tw_ro_owner(owner, side) != TW_CUBE_OPP) {
+            double v;  /* the side on roll's cube decision */
+            int d = tw_ro_decide(S, cur_v.col, side, c, owner, 1, &v);
+            if (d == TW_CUBE_PASS) {
+                cf = S->match ? (side == 0 ? v : -v) : (side == 0 ? c : -c);
+                live = 0;
             }
+            else if (d == TW_CUBE_TAKE) { c *= 2; owner = side ^ 1; }
+            else if (d == TW_CUBE_BEAVER) { c *= 4; owner = side; }
         }
         tw_ro_roll(S, t, ply, &rng, &d1, &d2);
         if (d1 > d2) { k = d1; d1 = d2; d2 = k; }  /* a roll is its two dice in any order */
         if (S->vr) {  /* the 21 rolls at 0 ply: their mean, and the roll thrown */
-            double mean_eq = 0.0, mean[TW_NET_NO] = {0};
+            double mean_eq = 0.0, mean[TW_NET_NO] = {0}, mean_m = 0.0, keep_m = 0.0;
+            int by_match = live && S->match;
             for (e1 = 1; e1 <= 6; e1++) {
                 for (e2 = e1; e2 <= 6; e2++) {
-                    double wr = e1 == e2 ? 1.0 / 36.0 : 2.0 / 36.0;
+                    double wr = e1 == e2 ? 1.0 / 36.0 : 2.0 / 36.0, m = 0.0;
                     kind = tw_ro_move(P, &E0, &ws->c, &ws->w, cur, e1, e2, child, &cv, &res, mo, &meq);
                     if (kind == TW_CHOSE_OOM) return 0;
                     for (k = 0; k < TW_NET_NO; k++) mean[k] += wr * mo[k];
                     mean_eq += wr * meq;
+                    if (by_match) {
+                        m = tw_ro_match_after(S, side, c, owner, kind, &cv, meq);
+                        mean_m += wr * m;
+                    }
                     if (e1 == d1 && e2 == d2) {
                         memcpy(keep, child, TW_W); keep_v = cv; keep_res = res; keep_kind = kind;
-                        memcpy(keep_mo, mo, sizeof(mo)); keep_eq = meq;
+                        memcpy(keep_mo, mo, sizeof(mo)); keep_eq = meq; keep_m = m;
                     }
                 }
             }
@@ -120,7 +178,8 @@ static int tw_ro_trial(const tw_params *P, const tw_evaluator *E, const tw_ro_se
             }
             for (k = 0; k < TW_NET_NO; k++) luck[k] += fo[k];
             luck_eq += side == 0 ? eq : -eq;
-            if (live) luck_cf += (side == 0 ? c : -c) * eq;
+            if (by_match) luck_cf += side == 0 ? keep_m - mean_m : mean_m - keep_m;
+            else if (live) luck_cf += (side == 0 ? c : -c) * eq;
             if (E->ply >= 1) {  /* the play itself by the level's deeper choice */
                 kind = tw_ro_move(P, E, &ws->c, &ws->w, cur, d1, d2, child, &cv, &res, mo, &meq);
                 if (kind == TW_CHOSE_OOM) return 0;
@@ -144,12 +203,15 @@ static int tw_ro_trial(const tw_params *P, const tw_evaluator *E, const tw_ro_se
         meq = cur_v.col[0];
         if (live) {
             double ce;
-            tw_cube_decide(&S->cube, cur_v.col, tw_ro_owner(owner, side), &ce);
-            cf = (side == 0 ? c : -c) * ce;
+            tw_ro_decide(S, cur_v.col, side, c, owner, ply > 0 || S->decide_first, &ce);
+            cf = S->match ? (side == 0 ? ce : -ce) : (side == 0 ? c : -c) * ce;
         }
     } else {
         ply++;
-        if (live) {  /* the game's points for side (meq) at the cube's value */
+        if (live && S->match) {  /* the game's result at the score */
+            double v = tw_ro_match_end(S, side, c, meq);
+            cf = side == 0 ? v : -v;
+        } else if (live) {  /* the game's points for side (meq) at the cube's value */
             double pts = meq;
             if (S->cube.jacoby && owner < 0) pts = pts > 0 ? 1.0 : (pts < 0 ? -1.0 : 0.0);
             cf = (side == 0 ? c : -c) * pts;

@@ -7,13 +7,16 @@
  *
  * Per row and trial, TW_RO_NV numbers for the row's side to move: the five outputs of
  * tw_net.h's layout (the game's outcome, or the evaluator's value where the trial stopped),
- * the cubeless equity in the ruleset's points and, with a cube model, the cubeful equity in
- * units of the cube given (the trial's points times the cube's value at its end; a pass ends
- * it, a trial that stops is valued by the cube model). With luck adjustment each roll's luck
- * (the value, at 0 ply, after the best play for it at 0 ply less the mean of that over the 21
- * rolls, whatever the evaluator's ply)
- * is subtracted along the trial: from the five outputs and the cubeless equity as it is, from
- * the cubeful equity times the cube's value then.
+ * the cubeless equity in the ruleset's points and, with a cube model, the cubeful value: for
+ * money the equity in units of the cube given (the trial's points times the cube's value at
+ * its end; a pass ends it), in a match 2 MWC - 1 (MWC the chance of winning the match after
+ * the game, or after the pass); a trial that stops is valued by the cube model (not doubling
+ * where the trial starts with no decision). With luck adjustment each roll's luck (the value,
+ * at 0 ply, after the best play for it at 0 ply less the mean of that over the 21 rolls,
+ * whatever the evaluator's ply) is subtracted along the trial: from the five outputs and the
+ * cubeless equity as it is; from money's cubeful equity the cubeless luck times the cube's
+ * value then; from a match's the same difference of the match model's values (the
+ * opponent's cube decision after each roll, or the game's result at the score).
  *
  * Dice: trial t's first roll is the ordered roll (t + rot[0]) mod 36 (1 + r / 6, 1 + r % 6)
  * and, with stratify 2, its second roll (t / 36 + rot[1]) mod 36: every block of 36 (1,296)
@@ -38,9 +41,16 @@ typedef struct {
     int stop_race;        /* stop at the first race (the evaluator's race model) */
     int stratify;         /* rolls stratified: 0, 1 (the first) or 2 (the first two) */
     int rot[2];           /* their rotations, 0 .. 35 */
-    int cubeful;          /* cube decisions by the model (money play: TW_SCORE_CUBE only) */
-    tw_cube_model cube;
+    int cubeful;          /* cube decisions by the model (TW_SCORE_CUBE only) */
+    tw_cube_model cube;   /* money play's model; its efficiency is the match model's too */
     int owner;            /* the cube at the start, from the row's side to move (TW_CUBE_*) */
+    int decide_first;     /* a cube decision before the first roll too (rows after a play: the
+                             opponent may double at once); else none before it */
+    int match;            /* cube decisions at a match score (tw_cube_match), not money play's */
+    tw_met met;           /* the match's table */
+    int away[2];          /* points the rows' side to move, and its opponent, still need */
+    int cube_value;       /* the match's cube at the start (1 when centred) */
+    int crawford;         /* the rows' game is the Crawford game */
     uint64_t seed;
 } tw_ro_settings;
 

@@ -22,7 +22,7 @@ from .backend import available, default_engine, resolve_engine
 from .evaluators import (EVAL_ENDS, ROLLOUT_VALUES, build_one_sided, build_two_sided, eval_bg, eval_ends, features_bg, linear_bg, n_features,
                          net_chooser, net_columns, net_eval, net_fit, net_inputs, net_outputs, net_ply1_targets,
                          net_ply2_targets, net_positions, net_rollout_targets, net_sizes, net_train, nohit_contact,
-                         race_rows, race_sides, rollout_trials, cube_money)
+                         race_rows, race_sides, rollout_trials, cube_money, cube_match)
 from .movegen import (count_moves, expand, expand_all_rolls, flip_row, flip_rows, format_steps, game_result,
                       game_results, is_frozen, is_over, legal_moves, legal_sequences, next_turn_row, play_hops, playout,
                       rng_restore, step_tuples, throw_dice, throw_dice_saving, turn_engine, turn_finals, turn_lit,
@@ -44,5 +44,5 @@ __all__ = [
     # bear-off databases (compiled only)
     "build_one_sided", "build_two_sided",
     # the rollout trial loop and the cube models it calls (compiled only)
-    "ROLLOUT_VALUES", "rollout_trials", "cube_money",
+    "ROLLOUT_VALUES", "rollout_trials", "cube_money", "cube_match",
 ]

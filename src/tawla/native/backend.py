@@ -39,7 +39,7 @@ COMPILED_API: dict[str, tuple[str, ...]] = {
     "_net_train": ("net_train", "net_positions", "net_ply1_targets", "net_ply2_targets", "net_rollout_targets",
                    "net_fit"),
     "_bearoff": ("build_one_sided", "build_two_sided"),
-    "_rollout": ("CONTACT", "NV", "rollout", "cube_money"),
+    "_rollout": ("CONTACT", "NV", "rollout", "cube_money", "cube_match"),
 }
 """Each compiled module of this package (``csrc/cython``) and the names it must define."""
 

@@ -25,7 +25,7 @@ __all__ = ["EVAL_ENDS", "n_features", "features_bg", "linear_bg", "race_rows", "
            "nohit_contact", "net_sizes", "net_inputs", "net_outputs", "net_columns", "net_eval",
            "net_chooser", "net_train", "net_positions", "net_ply1_targets", "net_ply2_targets",
            "net_rollout_targets", "net_fit", "build_one_sided", "build_two_sided", "rollout_trials",
-           "cube_money", "ROLLOUT_VALUES"]
+           "cube_money", "cube_match", "ROLLOUT_VALUES"]
 
 
 EVAL_ENDS = {"contact": 0, "lost": 1, "won": 2, "race": 3, "draw": 4}
@@ -184,6 +184,16 @@ def cube_money(probs: np.ndarray, owner: int, efficiency: float = 0.68, jacoby: 
     double/take equities per unit of cube, and the decision codes (0 no double, 1 take, 2 beaver,
     3 pass); :class:`tawla.bots.cube.MoneyCube` is its Python twin."""
     return compiled("_rollout").cube_money(probs, owner, efficiency, jacoby, beaver)
+
+
+def cube_match(probs: np.ndarray, met, away: int, opp_away: int, cube: int = 1, owner: int = 0,
+               crawford: bool = False, efficiency: float = 0.68) -> tuple[np.ndarray, np.ndarray]:
+    """The compiled match cube model of pre-roll columns float64[N, 6] at one score, ``met`` a
+    :class:`tawla.met.MatchEquityTable`: float64[N, 4] (the chances of winning the match not
+    doubling, doubling and the opponent taking or passing, and of the right decision) and the
+    decision codes (0 no double, 1 take, 3 pass); :class:`tawla.met.MatchCube` is its twin."""
+    return compiled("_rollout").cube_match(probs, met.pre, met.post, away, opp_away, cube, owner, crawford,
+                                           efficiency)
 
 
 def build_one_sided(checkers: int) -> tuple[np.ndarray, np.ndarray]:

@@ -29,7 +29,7 @@ from ..core.dice import DiceLike, check_dice
 from ..core.moves import Move
 from ..errors import InvalidArgument, InvalidPosition, quote
 from ..formats.gnubg import MatchState
-from ..met import MatchCube, MatchEquityTable
+from ..met import MatchCube, MatchEquityTable, ScoreState
 from ..position import Position
 from . import at_score
 from .at_score import AtScore
@@ -134,7 +134,11 @@ class RolloutPlan:
             assert run is not None
             res = _result(run, 0)
             ro = Rollout(self.position, self.settings, desc, result=res, complete=complete, match=self.match)
-            if self.match is not None and res.trials > 0:
+            if self.match is not None and res.trials > 0 and run.job.match is not None:
+                doubled = _result(run, 1) if run.job.count > 1 else None
+                ro.cube = at_score.cubeful_position(self.match, res, doubled)
+                ro.result, ro.mwc = at_score.cubeful_result(self.match, res)[0], ro.cube.optimal_mwc
+            elif self.match is not None and res.trials > 0:
                 cols = at_score.columns_of(res.probabilities, res.equity)
                 ro.cube, ro.mwc = at_score.position_value(self.match, self.position.row, cols, r)
             return ro
@@ -147,20 +151,30 @@ class RolloutPlan:
                 done.append(PlayRollout(move, _result(run, k)))
                 k += 1
         if self.match is not None and all(p.exact or p.result.trials > 0 for p in done):
-            done = self._at_score(done)
+            done = self._at_score(done, run.job.match is not None if run is not None else False)
         done.sort(key=lambda p: _rank_key(p, self.settings.cubeful), reverse=True)
         return Rollout(self.position, self.settings, desc, dice=self.dice, plays=done, complete=complete,
                        match=self.match)
 
 
-    def _at_score(self, done: list[PlayRollout]) -> list[PlayRollout]:
-        """The plays (in the order of :attr:`plays`) with their values at the score."""
+    def _at_score(self, done: list[PlayRollout], cubeful: bool) -> list[PlayRollout]:
+        """The plays (in the order of :attr:`plays`) with their values at the score: ``cubeful``
+        from the trials' cube decisions at the score, else from their probabilities."""
         assert self.match is not None
         cols = np.stack([at_score.columns_of(p.result.probabilities, p.result.equity) for p in done])
         children = np.stack([np.frombuffer(c, np.uint8) for c in self.children])
         exact = [int(round(p.result.equity)) if p.exact else None for p in done]
         value, mwc = at_score.play_values(self.match, children, cols, exact, self.position.ruleset)
-        return [dataclasses.replace(p, score_value=float(v), score_mwc=float(w)) for p, v, w in zip(done, value, mwc)]
+        out = []
+        for p, v, w in zip(done, value, mwc):
+            res = p.result
+            if cubeful and p.exact:
+                res = dataclasses.replace(res, cubeful_equity=float(v))
+            elif cubeful:
+                res, w = at_score.cubeful_result(self.match, res)
+                v = res.cubeful_equity
+            out.append(dataclasses.replace(p, result=res, score_value=float(v), score_mwc=float(w)))
+        return out
 
 
 def _rank_key(p: PlayRollout, cubeful: bool) -> float:
@@ -193,14 +207,21 @@ def plan_rollout(position: Position, dice: DiceLike | None = None, *, settings: 
         raise InvalidArgument(f"give settings or options, not both: {sorted(options)}")
     s = (settings if settings is not None else RolloutSettings(**options)).for_ruleset(r)
     match = at_score.rollout_score(match_state, r, met)
-    if match is not None:  # cubeless trials, the score applied to what they measure
+    if match is not None and not isinstance(match.score, ScoreState):  # the Tawla rulesets: no cube
         s = dataclasses.replace(s, cubeful=False)
+    cubeful_match = match is not None and s.cubeful
     if isinstance(cube_owner, bool) or cube_owner not in (-1, 0, 1):
         raise InvalidArgument(f"cube_owner must be -1, 0 or 1, not {quote(cube_owner)}")
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
         raise InvalidArgument(f"top must be a whole number >= 1, not {quote(top)}")
     if dice is None:
-        return RolloutPlan(position, s, None, RolloutJob(position.row, r, s, owner=cube_owner), match=match)
+        if cubeful_match:
+            assert match is not None
+            cubes = at_score.trials_of_position(match)
+            whole = RolloutJob(position.row * len(cubes.cubes), r, s, match=cubes)
+        else:
+            whole = RolloutJob(position.row, r, s, owner=cube_owner)
+        return RolloutPlan(position, s, None, whole, match=match)
     d = check_dice(dice)
     ranked = Bot(r, s.level).hint(position, d, match_state=match_state if match is not None else None, met=met)
     if not ranked:
@@ -219,7 +240,8 @@ def plan_rollout(position: Position, dice: DiceLike | None = None, *, settings: 
         children.append(child.row)
         if exact is None:
             rows.append(child.row)
-    job = RolloutJob(b"".join(rows), r, s, owner=-cube_owner, flip=True) if rows else None
+    trials = at_score.trials_of_plays(match, len(rows)) if cubeful_match and match is not None else None
+    job = RolloutJob(b"".join(rows), r, s, owner=-cube_owner, flip=True, match=trials) if rows else None
     return RolloutPlan(position, s, d, job, chosen, match, children)
 
 
@@ -250,10 +272,12 @@ def rollout(position: Position, dice: DiceLike | None = None, *, settings: Rollo
         opponent. No cube decision is made before the first roll of a position (its cubeful
         equity is that of not doubling now); after a play, the opponent may double at once.
     match_state : tawla.formats.gnubg.MatchState, optional
-        A match (length > 0) to value the rollout in (:mod:`tawla.rollout.at_score`): the
-        trials run cubeless; each play is ranked by its value at the score, a position gets
-        its cube decision at the score (backgammon) and match-winning chance. ``cube_owner``
-        is then unused.
+        A match (length > 0) to value the rollout in (:mod:`tawla.rollout.at_score`): in
+        backgammon with ``cubeful`` the trials make their cube decisions at the score (the
+        cubeful equity is then EMG at the score), else the score is applied to the trials'
+        probabilities; each play is ranked by its value at the score, a position gets its cube
+        decision at the score (backgammon) and match-winning chance. ``cube_owner`` is then
+        unused (the state's cube is).
     met : tawla.met.MatchEquityTable, optional
         Backgammon's table (default Kazaross-XG2).
     workers : int

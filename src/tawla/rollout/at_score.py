@@ -1,10 +1,15 @@
-"""Rollouts at a match score: the trials' cubeless probabilities valued at the score.
+"""Rollouts at a match score.
 
-A match's rollout plays its trials cubeless (the compiled trial loop's cube decisions are
-money play's); the score is applied to what they measured, as a 0-ply evaluation applies it
-to a network's probabilities (:mod:`tawla.bots.score`): in backgammon each play is valued by
-the match-winning chance it leaves with the opponent's cube action at the score, and a
-position by its cube decision at the score (:class:`tawla.met.MatchCube`); in the Tawla
+Backgammon with cube decisions (``cubeful``, the default): every trial makes its cube
+decisions at the score (the match model of ``csrc/rollout/tw_cube_match.c``, GNU Backgammon's)
+and ends in the chance of winning the match after its game; a position is rolled out twice on
+the same dice, not doubling and doubled (the opponent owning the cube at twice its value), so
+that its cube decision compares the two rolled-out chances with the table's for a pass; each
+play is rolled out with the opponent free to double at once. Cubeless (``cubeful`` off, and in
+the Tawla rulesets) the score is applied to what the trials measured, as a 0-ply evaluation
+applies it to a network's probabilities (:mod:`tawla.bots.score`): in backgammon each play is
+valued by the match-winning chance it leaves with the opponent's cube action at the score, and
+a position by its cube decision at the score (:class:`tawla.met.MatchCube`); in the Tawla
 rulesets scored by mars by the chance of each result times the ruleset's table. A play that
 ends the game is worth its exact result at the score. Tawla 31 is refused: the trials tally
 the chances of winning and of the 15-point results, not the spread of the points between.
@@ -12,6 +17,7 @@ the chances of winning and of the 15-point results, not the spread of the points
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,8 +28,11 @@ from ..errors import InvalidArgument
 from ..formats.gnubg import MatchState
 from ..met import MatchCube, MatchEquityTable, ScoreState, default_met, variant_met
 from ..met.cube import mwc_to_emg
+from .run import MatchTrials
+from .stats import RolloutResult
 
-__all__ = ["AtScore", "rollout_score", "columns_of", "play_values", "position_value"]
+__all__ = ["AtScore", "rollout_score", "columns_of", "play_values", "position_value", "trials_of_position",
+           "trials_of_plays", "cubeful_result", "cubeful_position"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +43,10 @@ class AtScore:
     state: MatchState
     score: ScoreState | tuple[int, int]
     met: MatchEquityTable | None = None
+
+    @property
+    def table(self) -> MatchEquityTable:
+        return self.met if self.met is not None else default_met()
 
     def describe(self) -> str:
         """``"7-point match, 5-away 2-away, cube 2"`` (the side on roll first)."""
@@ -129,3 +142,48 @@ def position_value(m: AtScore, row: bytes, cols: np.ndarray, ruleset) -> tuple[M
         assert isinstance(d, MatchCube)
         return d, d.optimal_mwc
     return None, float(mwc_on_roll(np.asarray(cols, dtype=np.float64)[None], ruleset, *m.score)[0])
+
+
+def trials_of_position(m: AtScore) -> MatchTrials:
+    """The cube decisions of a backgammon position's rollout at the score: the row not doubled
+    (the cube as it is) and, where the side on roll may double, the same row doubled."""
+    sc = m.score
+    assert isinstance(sc, ScoreState)
+    cubes = [(sc.cube, sc.owner)]
+    if sc.may_double:
+        cubes.append((2 * sc.cube, -1))
+    return MatchTrials(m.table, sc.away, sc.opp_away, sc.crawford, tuple(cubes))
+
+
+def trials_of_plays(m: AtScore, count: int) -> MatchTrials:
+    """The cube decisions of ``count`` plays' rollouts at the score: the rows after the plays
+    (the opponent on roll, the cube as it is)."""
+    sc = m.score
+    assert isinstance(sc, ScoreState)
+    return MatchTrials(m.table, sc.opp_away, sc.away, sc.crawford, ((sc.cube, -sc.owner),) * count)
+
+
+def cubeful_result(m: AtScore, res: RolloutResult, state: ScoreState | None = None) -> tuple[RolloutResult, float]:
+    """A rollout's result with cube decisions at the score (its cubeful value 2 MWC - 1) as
+    GNU Backgammon prints one: the cubeful equity (and its error) in EMG at ``state`` (the
+    rollout's score by default); and the match-winning chance."""
+    s = state if state is not None else m.score
+    assert isinstance(s, ScoreState) and res.cubeful_equity is not None and res.cubeful_equity_se is not None
+    t = m.table
+    mwc = (res.cubeful_equity + 1) / 2
+    scale = 1.0 / (s.me(s.cube, 0, t) - s.me(0, s.cube, t))  # d EMG / d (2 MWC - 1)
+    return (dataclasses.replace(res, cubeful_equity=float(mwc_to_emg(mwc, s, t)),
+                                cubeful_equity_se=res.cubeful_equity_se * scale), mwc)
+
+
+def cubeful_position(m: AtScore, not_doubled: RolloutResult, doubled: RolloutResult | None) -> MatchCube:
+    """The cube decision from a position's rollouts not doubled and doubled
+    (:func:`trials_of_position`; ``doubled`` None where the side on roll may not double)."""
+    sc = m.score
+    assert isinstance(sc, ScoreState)
+    t = m.table
+    nd = cubeful_result(m, not_doubled)[1]
+    if doubled is None:
+        return MatchCube(mwc_to_emg(nd, sc, t), mwc_to_emg(nd, sc, t), mwc_to_emg(nd, sc, t), False, nd, nd, nd, sc)
+    dt, dp = cubeful_result(m, doubled)[1], sc.me(sc.cube, 0, t)
+    return MatchCube(mwc_to_emg(nd, sc, t), mwc_to_emg(dt, sc, t), mwc_to_emg(dp, sc, t), True, nd, dt, dp, sc)

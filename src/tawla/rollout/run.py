@@ -10,6 +10,7 @@ on the rollout's seed and the trials' numbers alone, so a rollout gives the same
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -22,6 +23,7 @@ import numpy as np
 
 from .. import native
 from ..errors import FormatError, InvalidArgument
+from ..met import MatchEquityTable
 from ..rules import Ruleset
 from ..runners import on_cluster
 from ..runners.local import map_ordered
@@ -30,9 +32,41 @@ from .settings import BLOCK, RolloutSettings, rotations
 from .stats import BlockSums, Tally, swap_sides
 from .twin import trials_py
 
-__all__ = ["RolloutJob", "RolloutRun", "run_block", "SAVE_VERSION"]
+__all__ = ["MatchTrials", "RolloutJob", "RolloutRun", "run_block", "SAVE_VERSION"]
 
 SAVE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class MatchTrials:
+    """Cube decisions at a match score inside the trials (backgammon): the table, the score of
+    the rows' side to move, and each row's cube at the start.
+
+    Attributes
+    ----------
+    met : MatchEquityTable
+    away, opp_away : int
+        The points the rows' side to move, and its opponent, still need.
+    crawford : bool
+        The rows' game is the Crawford game.
+    cubes : tuple of (int, int)
+        Per row: the cube's value and owner (0 centred, 1 the row's side to move, -1 the other).
+    """
+
+    met: MatchEquityTable
+    away: int
+    opp_away: int
+    crawford: bool
+    cubes: tuple
+
+    def key(self) -> dict:
+        digest = hashlib.sha256(self.met.pre.tobytes() + self.met.post.tobytes()).hexdigest()[:16]
+        return {"met": self.met.name, "met_sha256": digest, "away": [self.away, self.opp_away],
+                "crawford": self.crawford, "cubes": [list(c) for c in self.cubes]}
+
+    def compiled(self, cube: int) -> tuple:
+        """The trial loop's ``match`` argument for rows with this cube."""
+        return (self.met.pre, self.met.post, self.away, self.opp_away, cube, self.crawford)
 
 
 @dataclass(frozen=True)
@@ -51,7 +85,10 @@ class RolloutJob:
         other side's.
     flip : bool
         The results are for the other side (the rows are positions after a play: the player
-        who made it wants them).
+        who made it wants them); the side to move may double before its first roll.
+    match : MatchTrials, optional
+        Cube decisions at this match score (then ``owner`` is unused: each row's cube is in it);
+        the cubeful value is 2 MWC - 1.
     """
 
     rows: bytes
@@ -59,6 +96,7 @@ class RolloutJob:
     settings: RolloutSettings
     owner: int = 0
     flip: bool = False
+    match: MatchTrials | None = None
 
     @property
     def count(self) -> int:
@@ -73,8 +111,11 @@ class RolloutJob:
 
     def key(self) -> dict:
         """What ``--resume`` checks against the saved file."""
-        return {"rows": self.rows.hex(), "ruleset": self.ruleset.name, "settings": self.settings.as_dict(),
-                "owner": self.owner, "flip": self.flip}
+        out = {"rows": self.rows.hex(), "ruleset": self.ruleset.name, "settings": self.settings.as_dict(),
+               "owner": self.owner, "flip": self.flip}
+        if self.match is not None:
+            out["match"] = self.match.key()
+        return out
 
 
 def run_block(job: RolloutJob, b: int) -> list[BlockSums]:
@@ -85,15 +126,30 @@ def run_block(job: RolloutJob, b: int) -> list[BlockSums]:
     rows = job.array()
     ev = trial_evaluator(job.ruleset, s.level)
     kw: dict[str, Any] = dict(first=first, trials=n, truncate=s.truncate, vr=s.variance_reduction, stop_bearoff=s.bearoff,
-              stratify=s.stratify, rot=rotations(s.seed), cubeful=s.cubeful, owner=job.owner, seed=s.seed)
-    if native.available("rollout"):
-        values, raw, plies = native.rollout_trials(rows, job.ruleset, ev.contact, raw=True, checked=False,
-                                                   **ev.compiled_args(), **kw)
-    else:
-        values, raw, plies = trials_py(rows, job.ruleset, ev, **kw)
+              stratify=s.stratify, rot=rotations(s.seed), cubeful=s.cubeful, owner=job.owner,
+              decide_first=job.flip, seed=s.seed)
+    if job.match is None:
+        values, raw, plies = _trials(rows, job, ev, kw)
+    else:  # rows of one cube at a time, all on the same dice
+        parts, cubes, i = [], job.match.cubes, 0
+        while i < len(cubes):
+            j = i + 1
+            while j < len(cubes) and cubes[j] == cubes[i]:
+                j += 1
+            cube, owner = cubes[i]
+            parts.append(_trials(rows[i:j], job, ev, {**kw, "owner": owner, "match": job.match.compiled(cube)}))
+            i = j
+        values, raw, plies = (np.concatenate([p[k] for p in parts]) for k in range(3))
     if job.flip:
         values, raw = swap_sides(values), swap_sides(raw)
     return [BlockSums.of(values[i], raw[i], plies[i]) for i in range(len(rows))]
+
+
+def _trials(rows: np.ndarray, job: RolloutJob, ev, kw: dict) -> tuple:
+    """(values, raw values, plies) of the trial loop, compiled or its twin."""
+    if native.available("rollout"):
+        return native.rollout_trials(rows, job.ruleset, ev.contact, raw=True, checked=False, **ev.compiled_args(), **kw)
+    return trials_py(rows, job.ruleset, ev, **kw)
 
 
 def _block_task(item: tuple) -> list[BlockSums]:

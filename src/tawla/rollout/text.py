@@ -55,9 +55,11 @@ def _at_score(ro: Rollout) -> list[str]:
     """The rollout valued at the match score (:mod:`tawla.rollout.at_score`)."""
     assert ro.match is not None
     bg = ro.position.ruleset.cube
-    unit = "EMG, the opponent's cube action at the score included" if bg else "2 x MWC - 1"
-    lines = [f"At the score ({ro.match.describe()}; the trials cubeless, the score applied to their "
-             f"probabilities):"]
+    unit = ("EMG: the cubeful equity at the score" if ro.settings.cubeful
+            else "EMG, the opponent's cube action at the score included") if bg else "2 x MWC - 1"
+    how = ("cube decisions at the score in every trial" if ro.settings.cubeful
+           else "the trials cubeless, the score applied to their probabilities")
+    lines = [f"At the score ({ro.match.describe()}; {how}):"]
     if ro.dice is not None:
         lines.append(f"  (value: {unit})")
         best = ro.plays[0].score_value if ro.plays else None

@@ -24,6 +24,7 @@ from ..evaluation.linear import linear_probs
 from ..evaluation.net import SIDE_INPUTS, net_columns, net_inputs
 from ..evaluation.nohit import nohit_contact_np
 from ..evaluation.race import race_eval_np
+from ..met import MatchCube, MatchEquityTable, ScoreState
 from ..rules import Ruleset
 from .evaluator import TrialEvaluator
 
@@ -315,6 +316,44 @@ def _decide(col: np.ndarray, owner: int, s) -> tuple[int, float]:
     return (BEAVER if s["beaver"] and dt < 0 else TAKE), doubled
 
 
+def _score(s, side: int, c: float, owner: int) -> ScoreState:
+    """``tw_ro_score``: the match as ``side`` sees it (cube ``c`` times the starting one)."""
+    away, opp_away = s["away"][side], s["away"][side ^ 1]
+    return ScoreState(max(away, opp_away), away, opp_away, s["cube_value"] * int(c),
+                      0 if owner < 0 else (1 if owner == side else -1), s["crawford"])
+
+
+def _decide_at(col, side: int, c: float, owner: int, decide: bool, s) -> tuple[int, float]:
+    """``tw_ro_decide``: the decision of ``side`` and its value (money: per unit of cube; a
+    match: 2 MWC - 1); ``decide`` False: not doubling."""
+    rel = 0 if owner < 0 else (1 if owner == side else -1)
+    if s["match"] is None:
+        if decide:
+            return _decide(col, rel, s)
+        return NO_DOUBLE, MoneyCube.from_probabilities(col, rel, jacoby=s["jacoby"], beaver=s["beaver"],
+                                                       efficiency=s["efficiency"]).no_double
+    m = MatchCube.from_probabilities(np.clip(col[1:6], 0.0, 1.0), _score(s, side, c, owner), s["efficiency"], s["met"])
+    d, v = NO_DOUBLE, m.no_double_mwc
+    doubled = min(m.double_take_mwc, m.double_pass_mwc)
+    if decide and m.may_double and doubled >= m.no_double_mwc:
+        d, v = (TAKE if m.double_take_mwc <= m.double_pass_mwc else PASS), doubled
+    return d, 2 * v - 1
+
+
+def _match_end(s, side: int, c: float, pts: float) -> float:
+    """``tw_ro_match_end``: 2 MWC - 1 for ``side`` after a game it won ``pts`` (< 0 lost)."""
+    sc = _score(s, side, c, -1)
+    won = int(abs(pts)) * sc.cube
+    return 2 * (sc.me(won, 0, s["met"]) if pts > 0 else sc.me(0, won, s["met"])) - 1
+
+
+def _match_after(s, side: int, c: float, owner: int, kind: int, col, meq: float) -> float:
+    """``tw_ro_match_after``: the value for ``side`` after it moved."""
+    if kind != PLAY:
+        return _match_end(s, side, c, meq)
+    return -_decide_at(col, side ^ 1, c, owner, True, s)[1]
+
+
 def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarray, np.ndarray, int]:
     """``tw_ro_trial``: (values, raw values, plies) of trial ``t`` of ``row`` (its value ``rv``)."""
     rng = stream(s["seed"], t)
@@ -329,27 +368,28 @@ def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarr
         if (s["truncate"] > 0 and ply == s["truncate"]) or ply == 10000 or (ply == 0 and _stops(cur, cur_kind, r, s)):
             stop = True
             break
-        if live and ply > 0:
-            rel = 0 if owner < 0 else (1 if owner == side else -1)
-            if rel != -1:
-                d, _ = _decide(cur_col, rel, s)
-                if d == PASS:
-                    cf, live = (c if side == 0 else -c), False
-                elif d == TAKE:
-                    c, owner = c * 2, side ^ 1
-                elif d == BEAVER:
-                    c, owner = c * 4, side
+        if live and (ply > 0 or s["decide_first"]) and not (owner >= 0 and owner != side):
+            d, v = _decide_at(cur_col, side, c, owner, True, s)
+            if d == PASS:
+                cf, live = ((v if side == 0 else -v) if s["match"] is not None else (c if side == 0 else -c)), False
+            elif d == TAKE:
+                c, owner = c * 2, side ^ 1
+            elif d == BEAVER:
+                c, owner = c * 4, side
         dice = roll(s["stratify"], s["rot"], t, ply, rng)
         if s["vr"]:
-            mean, mean_eq, keep = np.zeros(5), 0.0, ()
+            mean, mean_eq, mean_m, keep, keep_m = np.zeros(5), 0.0, 0.0, (), 0.0
+            by_match = live and s["match"] is not None
             for e1 in range(1, 7):
                 for e2 in range(e1, 7):
                     w = 1.0 / 36.0 if e1 == e2 else 2.0 / 36.0
                     got = _move(cur, (e1, e2), r, ev0)
                     mean += w * got[5].astype(np.float64)
                     mean_eq += w * got[6]
+                    m = _match_after(s, side, c, owner, got[0], got[2], got[6]) if by_match else 0.0
+                    mean_m += w * m
                     if (e1, e2) == dice:
-                        keep = got
+                        keep, keep_m = got, m
             kind, child, col, out, ekind, mo, meq = keep  # type: ignore[misc]
             fo = (mo.astype(np.float64) - mean).astype(np.float32)
             eq = meq - mean_eq
@@ -357,7 +397,9 @@ def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarr
                 fo = np.array([-fo[0], fo[3], fo[4], fo[1], fo[2]], np.float32)
             luck = luck + fo
             luck_eq += eq if side == 0 else -eq
-            if live:
+            if by_match:
+                luck_cf += keep_m - mean_m if side == 0 else mean_m - keep_m
+            elif live:
                 luck_cf += (c if side == 0 else -c) * eq
             if ev.ply >= 1:
                 kind, child, col, out, ekind, mo, meq = _move(cur, dice, r, ev)
@@ -375,12 +417,14 @@ def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarr
     if stop:
         mo, meq = cur_out.copy(), float(cur_col[0])
         if live:
-            rel = 0 if owner < 0 else (1 if owner == side else -1)
-            _, ce = _decide(cur_col, rel, s)
-            cf = (c if side == 0 else -c) * ce
+            _, ce = _decide_at(cur_col, side, c, owner, ply > 0 or s["decide_first"], s)
+            cf = (ce if side == 0 else -ce) if s["match"] is not None else (c if side == 0 else -c) * ce
     else:
         ply += 1
-        if live:
+        if live and s["match"] is not None:
+            v = _match_end(s, side, c, meq)
+            cf = v if side == 0 else -v
+        elif live:
             pts = meq
             if s["jacoby"] and owner < 0:
                 pts = float(np.sign(pts))
@@ -399,13 +443,18 @@ def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarr
 def trials_py(rows: np.ndarray, r: Ruleset, ev: TrialEvaluator, *, first: int = 0, trials: int = 1,
               truncate: int = 0, vr: bool = False, stop_bearoff: bool = True, stop_race: bool = False,
               stratify: int = 2, rot=(0, 0), cubeful: bool = False, efficiency: float = 0.68,
-              jacoby: bool = False, beaver: bool = False, owner: int = 0, seed: int = 0):
+              jacoby: bool = False, beaver: bool = False, owner: int = 0, decide_first: bool = False,
+              match: tuple | None = None, seed: int = 0):
     """What :func:`tawla.native.rollout_trials` returns with ``raw=True``, in Python: (values,
     raw values, plies) of trials ``first .. first + trials - 1`` of each row (valid pre-roll
-    rows of ``r``, games not over)."""
+    rows of ``r``, games not over); ``match`` as the compiled loop takes it."""
     s = dict(truncate=truncate, vr=vr, stop_bearoff=stop_bearoff, stop_race=stop_race, stratify=stratify,
              rot=tuple(rot), cubeful=cubeful, efficiency=efficiency, jacoby=jacoby, beaver=beaver, owner=owner,
-             seed=seed)
+             decide_first=decide_first, match=match, seed=seed)
+    if match is not None:
+        pre, post, away, opp_away, cube, crawford = match
+        s.update(met=MatchEquityTable("trials", 64, np.asarray(pre, np.float64), np.asarray(post, np.float64)),
+                 away=(away, opp_away), cube_value=cube, crawford=crawford)
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
     out = np.zeros((len(rows), trials, NV))
     raw = np.zeros((len(rows), trials, NV))
