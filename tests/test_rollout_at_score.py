@@ -64,7 +64,7 @@ def test_a_play_that_ends_the_game_is_worth_its_result_at_the_score():
     assert first.exact and first.score_mwc == pytest.approx(ScoreState(7, 5, 3, cube=2, owner=-1).me(2, 0, default_met()))
 
 
-def test_adi_at_the_score_and_tawla31_refused():
+def test_adi_at_the_score():
     adi = get_ruleset("adi").initial_position()
     state = MatchState(match_length=5, score=(3, 1))
     ro = rollout(adi, (3, 1), top=2, trials=324, seed=2, match_state=state)
@@ -74,8 +74,42 @@ def test_adi_at_the_score_and_tawla31_refused():
     other = play_values_by_mars(_cols(whole.result)[None], "adi", 4, 2)[0]
     assert whole.cube is None and whole.mwc == pytest.approx(1 - (other + 1) / 2)
     assert 0 < whole.mwc < 1 and variant_met("adi").mwc(2, 4) > 0.5
-    with pytest.raises(InvalidArgument, match="Tawla 31"):
-        rollout(get_ruleset("tawla31").initial_position(), trials=324, match_state=MatchState(match_length=11))
+
+
+T31 = get_ruleset("tawla31")
+
+
+def test_tawla31_trials_are_worth_the_table_after_their_points():
+    """Every trial plays to its game's end: at double match point the chance is the wins'
+    share exactly; a position whose every roll bears off the last checker wins the opponent's
+    15 checkers' points; truncation is refused, the luck adjustment and the database stop off."""
+    start = T31.initial_position()
+    dmp = rollout(start, trials=324, seed=4, match_state=MatchState(match_length=11, score=(10, 10)))
+    s = dmp.settings
+    assert not (s.variance_reduction or s.bearoff or s.cubeful) and dmp.cube is None
+    assert dmp.mwc == pytest.approx(dmp.result.probabilities[0], abs=1e-12)
+    assert dmp.mwc_se == pytest.approx(dmp.result.probabilities_se[0], rel=1e-9)
+    assert dmp.result.cubeful_equity is None and dmp.to_json()["mwc_se"] > 0
+    last = Position.from_points(T31, {1: 1}, {12: 15}, off=(14, 0))
+    won = rollout(last, trials=36, match_state=MatchState(match_length=31, score=(0, 0)))
+    assert won.mwc == pytest.approx(variant_met("tawla31").after(31, 31, 15, 0, False), abs=1e-12)
+    assert won.result.equity == 15
+    with pytest.raises(InvalidArgument, match="truncation"):
+        rollout(start, trials=36, truncate=5, match_state=MatchState(match_length=11))
+
+
+def test_tawla31_plays_ranked_by_their_trials_at_the_score():
+    state = MatchState(match_length=11, score=(9, 10))
+    pos = Position.from_id("AAAQAAAAEAAAAAAADdAAAAAAAAAAAAAAIAAAAAAA", T31)  # 9 moves into a game
+    ro = rollout(pos, (5, 2), top=3, trials=324, seed=3, match_state=state)
+    values = [p.score_value for p in ro.plays]
+    assert len(values) == 3 and values == sorted(values, reverse=True)
+    assert all(p.score_se is not None and 0 < p.score_se < 0.2 for p in ro.plays)
+    assert all(p.score_mwc == pytest.approx((p.score_value + 1) / 2) for p in ro.plays)
+    assert "worth the table's chance after its points" in format_text(ro)
+    ends = Position.from_points(T31, {2: 1}, {20: 15}, off=(14, 0))  # 2/off ends the game, 15 points
+    done = rollout(ends, (2, 1), trials=36, match_state=state)
+    assert done.plays[0].exact and done.plays[0].score_mwc == 1.0
 
 
 def test_rollout_command_at_a_score(capsys):
@@ -147,6 +181,32 @@ def test_trials_at_the_score_are_the_python_twins(score):
         np.testing.assert_allclose(a, b, atol=1e-9)
         np.testing.assert_allclose(araw, braw, atol=1e-9)
         assert (np.abs(a[..., 6]) <= 1.5).all()
+
+
+@compiled
+@pytest.mark.parametrize("name", ["adi", "tawla31"])
+def test_trials_of_a_match_without_a_cube_are_the_python_twins(name):
+    """No decisions; each trial worth the table's chance after its points, a truncated one
+    (Adi) the table's on its outputs, with luck adjustment."""
+    r = get_ruleset(name)
+    pos = r.initial_position()
+    rows = np.stack([np.frombuffer(pos.play(m).row, np.uint8) for m in pos.legal_moves((6, 2))[:2]])
+    ev, t = trial_evaluator(r, "net0"), variant_met(name)
+    kw = dict(first=7, trials=3, truncate=8, vr=True, seed=9) if name == "adi" else \
+        dict(first=3, trials=3, vr=False, stop_bearoff=False, seed=4)
+    kw.update(match=(t.pre, t.post, 3, 5, 0, False))
+    a, araw, ap = native.rollout_trials(rows, r, ev.contact, raw=True, **ev.compiled_args(), **kw)
+    b, braw, bp = trials_py(rows, r, ev, **kw)
+    np.testing.assert_array_equal(ap, bp)
+    np.testing.assert_allclose(a, b, atol=1e-9)
+    np.testing.assert_allclose(araw, braw, atol=1e-9)
+    if name == "tawla31":  # whole games: the table after each trial's points
+        for pts, v in zip(a[..., 5].ravel(), a[..., 6].ravel()):
+            k = int(abs(pts))
+            assert v == pytest.approx(2 * (t.after(3, 5, k, 0, False) if pts > 0 else t.after(3, 5, 0, k, False)) - 1)
+    with pytest.raises(InvalidArgument, match="without a cube"):
+        native.rollout_trials(rows, r, ev.contact, **ev.compiled_args(), owner=1,
+                              match=(t.pre, t.post, 3, 5, 0, False))
 
 
 def test_a_dead_cube_gives_the_match_chance_of_the_trials_results():

@@ -160,7 +160,9 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
     match : tuple, optional
         Cube decisions at a match score: ``(pre, post, away, opp_away, cube, crawford)``, the
         table's arrays and the score of the rows' side to move (the cube owned as ``owner``
-        says); the cubeful value is then 2 MWC - 1.
+        says); the cubeful value is then 2 MWC - 1. ``cube`` 0: a match without a cube (any
+        ruleset; owner 0, no Crawford game): no decisions, each trial worth the table's
+        chance after its game (``cubeful`` is implied).
     ply, prune, margin
         The depth of the trials' choice (``tw_evaluator``): 0, or 1 (the ``prune`` best at 0 ply
         within ``margin`` points, 1 .. 16 of them, searched one roll deeper).
@@ -222,6 +224,7 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
         raise InvalidArgument(f"owner must be -1, 0 or 1, not {owner}")
     if cubeful and params.p.scoring != TW_SCORE_CUBE:
         raise InvalidArgument("cube decisions need the cube's scoring (backgammon)")
+    no_cube = match is not None and match[4] == 0
     S.truncate, S.vr, S.stop_bearoff, S.stop_race = truncate, vr, stop_bearoff, stop_race
     S.stratify, S.rot[0], S.rot[1] = stratify, int(rot[0]), int(rot[1])
     S.cubeful, S.owner, S.seed, S.decide_first = cubeful, owner, seed, decide_first
@@ -229,13 +232,19 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
     cdef _Match held = None
     if match is not None:
         pre, post, away, opp_away, cube, crawford = match
-        held = _Match(pre, post, away, opp_away, cube, owner, crawford)
-        if crawford and (cube != 1 or owner != 0 or (away == 1) == (opp_away == 1)):
+        if no_cube and (owner != 0 or crawford):
+            raise InvalidArgument("a match without a cube has no cube owner and no Crawford game")
+        if not no_cube and params.p.scoring != TW_SCORE_CUBE:
+            raise InvalidArgument("cube decisions need the cube's scoring (backgammon)")
+        held = _Match(pre, post, away, opp_away, cube or 1, owner, crawford)
+        if no_cube:
+            S.no_cube, S.cubeful = 1, 1
+        elif crawford and (cube != 1 or owner != 0 or (away == 1) == (opp_away == 1)):
             raise InvalidArgument("the Crawford game has one player 1 away and the cube centred at 1")
-        if (owner == 0) != (cube == 1):
+        elif (owner == 0) != (cube == 1):
             raise InvalidArgument(f"a cube of {cube} with owner {owner}: a centred cube is at 1, an owned one above")
         S.match, S.met, S.crawford = 1, held.met, crawford
-        S.away[0], S.away[1], S.cube_value = away, opp_away, cube
+        S.away[0], S.away[1], S.cube_value = away, opp_away, cube or 1
     if checked:
         validate_batch(params, positions)
         for i in range(n):

@@ -248,6 +248,7 @@ cdef extern from "tawla_engine.h" nogil:
         int away[2]
         int cube_value
         int crawford
+        int no_cube
         uint64_t seed
 
     int tw_rollout(const tw_params *P, const tw_evaluator *E, const tw_ro_settings *S,

@@ -61,6 +61,9 @@ double tw_score_me(const tw_met *t, const tw_score *s, int won, int lost);
 /* Whether the side on roll may double (not the Crawford game, not the opponent's cube, a cube
    short of its match, not the leader after the Crawford game). */
 int tw_score_may_double(const tw_score *s);
+/* The side on roll's chance of winning the match from cubeless pre-roll probabilities p[5]
+   (as tw_cube_match's) at the score, the cube as it is and never turned. */
+double tw_match_cubeless(const tw_met *t, const double *p, const tw_score *s);
 /* The decision of the side on roll at the score from its cubeless pre-roll probabilities p[5]
    (win, win gammon, win backgammon, lose gammon, lose backgammon; held within [0, 1]) with cube
    efficiency x: TW_CUBE_NO_DOUBLE, TW_CUBE_TAKE or TW_CUBE_PASS, and the chances of winning the

@@ -134,6 +134,12 @@ static double tw_cubeful_mwc(const tw_met *t, const double *p, const tw_score *s
     return dead * (1 - x) + live * x;
 }
 
+double tw_match_cubeless(const tw_met *t, const double *p, const tw_score *s) {
+    double q[5];
+    tw_clip5(p, q);
+    return tw_emg_to_mwc(t, tw_cubeless(t, q, s), s);
+}
+
 int tw_cube_match(const tw_met *t, const double *p, const tw_score *s, double x, double *nd, double *dt,
                   double *dp, double *mwc) {
     double q[5], a, b, c, doubled;

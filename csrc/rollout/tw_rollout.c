@@ -78,6 +78,12 @@ static void tw_ro_score(const tw_ro_settings *S, int side, double c, int owner, 
 static int tw_ro_decide(const tw_ro_settings *S, const double *col, int side, double c, int owner, int decide,
                         double *v) {
     int d;
+    if (S->match && S->no_cube) {
+        tw_score sc;
+        tw_ro_score(S, side, c, owner, &sc);
+        *v = 2 * tw_match_cubeless(&S->met, col + 1, &sc) - 1;
+        return TW_CUBE_NO_DOUBLE;
+    }
     if (S->match) {
         tw_score sc;
         double nd, mwc;
@@ -136,7 +142,7 @@ static int tw_ro_trial(const tw_params *P, const tw_evaluator *E, const tw_ro_se
     for (ply = 0;; ply++) {
         if ((S->truncate > 0 && ply == S->truncate) || ply == TW_RO_MAX_PLIES
             || (ply == 0 && tw_ro_stops(P, S, cur, &cur_v))) { stop = 1; break; }
-        if (live && (ply > 0 || S->decide_first) && tw_ro_owner(owner, side) != TW_CUBE_OPP) {
+        if (live && !S->no_cube && (ply > 0 || S->decide_first) && tw_ro_owner(owner, side) != TW_CUBE_OPP) {
             double v;  /* the side on roll's cube decision */
             int d = tw_ro_decide(S, cur_v.col, side, c, owner, 1, &v);
             if (d == TW_CUBE_PASS) {

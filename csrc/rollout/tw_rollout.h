@@ -11,7 +11,10 @@
  * money the equity in units of the cube given (the trial's points times the cube's value at
  * its end; a pass ends it), in a match 2 MWC - 1 (MWC the chance of winning the match after
  * the game, or after the pass); a trial that stops is valued by the cube model (not doubling
- * where the trial starts with no decision). With luck adjustment each roll's luck (the value,
+ * where the trial starts with no decision). A match without a cube (the Tawla rulesets) makes
+ * no decisions: a trial is worth the table's chance after its game's points, one that stops
+ * the table's chance on its outputs read as win, gammon and backgammon chances (exact where
+ * the points of a game are 1, 2 or 3; Tawla 31's trials must play to the game's end). With luck adjustment each roll's luck (the value,
  * at 0 ply, after the best play for it at 0 ply less the mean of that over the 21 rolls,
  * whatever the evaluator's ply) is subtracted along the trial: from the five outputs and the
  * cubeless equity as it is; from money's cubeful equity the cubeless luck times the cube's
@@ -51,6 +54,7 @@ typedef struct {
     int away[2];          /* points the rows' side to move, and its opponent, still need */
     int cube_value;       /* the match's cube at the start (1 when centred) */
     int crawford;         /* the rows' game is the Crawford game */
+    int no_cube;          /* a match without a cube: no decisions (needs match) */
     uint64_t seed;
 } tw_ro_settings;
 

@@ -6,7 +6,8 @@ with standard errors; ``tawla.rollout(position, dice)`` does so for every legal 
 roll (or the ``top`` best at 0 ply), the plays on the same dice. Options
 (:class:`~tawla.rollout.settings.RolloutSettings`): trials or a standard error to reach,
 truncation, luck adjustment, the bear-off databases, cube decisions, the seed. With a match
-state (``match_state=``) the trials run cubeless and the score is applied to their
+state (``match_state=``) the trials make their cube decisions at the score (backgammon), are
+valued one by one at the score (Tawla 31), or run cubeless with the score applied to their
 probabilities (:mod:`tawla.rollout.at_score`).
 
 Trials run in the compiled trial loop (``csrc/rollout``), in blocks on ``workers`` processes
@@ -50,11 +51,14 @@ class PlayRollout:
     exact: bool = False  # the play ends the game: its result, no trials
     score_value: float | None = None  # at a match score: EMG (backgammon) or 2 MWC - 1
     score_mwc: float | None = None
+    score_se: float | None = None  # where the trials measured the value at the score itself
 
     def to_json(self) -> dict:
         out = {"play": str(self.move), **self.result.to_json(), "exact": self.exact}
         if self.score_mwc is not None:
             out.update(score_value=self.score_value, mwc=self.score_mwc)
+        if self.score_se is not None:
+            out.update(score_value_se=self.score_se)
         return out
 
 
@@ -74,6 +78,7 @@ class Rollout:
     match: AtScore | None = None  # a match's rollout: its plays ranked at the score
     cube: MatchCube | None = None  # the position's cube decision at the score (backgammon)
     mwc: float | None = None  # the side on roll's match-winning chance
+    mwc_se: float | None = None  # its standard error, where the trials measured it (Tawla 31)
 
     def to_json(self) -> dict:
         s = self.settings
@@ -90,6 +95,8 @@ class Rollout:
         out = {**head, **self.result.to_json()}
         if self.mwc is not None:
             out["mwc"] = self.mwc
+        if self.mwc_se is not None:
+            out["mwc_se"] = self.mwc_se
         if self.cube is not None:
             out["cube_decision"] = decision_fields(self.cube, at_score.columns_of(self.result.probabilities,
                                                                                   self.result.equity))
@@ -134,7 +141,10 @@ class RolloutPlan:
             assert run is not None
             res = _result(run, 0)
             ro = Rollout(self.position, self.settings, desc, result=res, complete=complete, match=self.match)
-            if self.match is not None and res.trials > 0 and run.job.match is not None:
+            if self.match is not None and res.trials > 0 and at_score.by_points(r):
+                ro.result, value, se = at_score.points_value(res)
+                ro.mwc, ro.mwc_se = (value + 1) / 2, se / 2
+            elif self.match is not None and res.trials > 0 and run.job.match is not None:
                 doubled = _result(run, 1) if run.job.count > 1 else None
                 ro.cube = at_score.cubeful_position(self.match, res, doubled)
                 ro.result, ro.mwc = at_score.cubeful_result(self.match, res)[0], ro.cube.optimal_mwc
@@ -164,17 +174,29 @@ class RolloutPlan:
         cols = np.stack([at_score.columns_of(p.result.probabilities, p.result.equity) for p in done])
         children = np.stack([np.frombuffer(c, np.uint8) for c in self.children])
         exact = [int(round(p.result.equity)) if p.exact else None for p in done]
+        if at_score.by_points(self.position.ruleset):
+            return [self._by_points(p) for p in done]
         value, mwc = at_score.play_values(self.match, children, cols, exact, self.position.ruleset)
         out = []
         for p, v, w in zip(done, value, mwc):
-            res = p.result
+            res, se = p.result, None
             if cubeful and p.exact:
                 res = dataclasses.replace(res, cubeful_equity=float(v))
             elif cubeful:
                 res, w = at_score.cubeful_result(self.match, res)
-                v = res.cubeful_equity
-            out.append(dataclasses.replace(p, result=res, score_value=float(v), score_mwc=float(w)))
+                v, se = res.cubeful_equity, res.cubeful_equity_se
+            out.append(dataclasses.replace(p, result=res, score_value=float(v), score_mwc=float(w), score_se=se))
         return out
+
+
+    def _by_points(self, p: PlayRollout) -> PlayRollout:
+        """A Tawla 31 play at the score: its trials' mean value, or its exact result's."""
+        assert self.match is not None
+        if p.exact:
+            mwc = at_score.exact_mwc(self.match, self.position.ruleset, int(round(p.result.equity)))
+            return dataclasses.replace(p, score_value=2 * mwc - 1, score_mwc=mwc)
+        res, v, se = at_score.points_value(p.result)
+        return dataclasses.replace(p, result=res, score_value=v, score_mwc=(v + 1) / 2, score_se=se)
 
 
 def _rank_key(p: PlayRollout, cubeful: bool) -> float:
@@ -209,13 +231,19 @@ def plan_rollout(position: Position, dice: DiceLike | None = None, *, settings: 
     match = at_score.rollout_score(match_state, r, met)
     if match is not None and not isinstance(match.score, ScoreState):  # the Tawla rulesets: no cube
         s = dataclasses.replace(s, cubeful=False)
+    points = match is not None and at_score.by_points(r)
+    if points:
+        s = at_score.whole_games(s)
     cubeful_match = match is not None and s.cubeful
     if isinstance(cube_owner, bool) or cube_owner not in (-1, 0, 1):
         raise InvalidArgument(f"cube_owner must be -1, 0 or 1, not {quote(cube_owner)}")
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
         raise InvalidArgument(f"top must be a whole number >= 1, not {quote(top)}")
     if dice is None:
-        if cubeful_match:
+        if points:
+            assert match is not None
+            whole = RolloutJob(position.row, r, s, match=at_score.trials_of_points(match, r, 1, after_play=False))
+        elif cubeful_match:
             assert match is not None
             cubes = at_score.trials_of_position(match)
             whole = RolloutJob(position.row * len(cubes.cubes), r, s, match=cubes)
@@ -240,7 +268,11 @@ def plan_rollout(position: Position, dice: DiceLike | None = None, *, settings: 
         children.append(child.row)
         if exact is None:
             rows.append(child.row)
-    trials = at_score.trials_of_plays(match, len(rows)) if cubeful_match and match is not None else None
+    trials = None
+    if points and match is not None:
+        trials = at_score.trials_of_points(match, r, len(rows), after_play=True)
+    elif cubeful_match and match is not None:
+        trials = at_score.trials_of_plays(match, len(rows))
     job = RolloutJob(b"".join(rows), r, s, owner=-cube_owner, flip=True, match=trials) if rows else None
     return RolloutPlan(position, s, d, job, chosen, match, children)
 
@@ -277,7 +309,8 @@ def rollout(position: Position, dice: DiceLike | None = None, *, settings: Rollo
         cubeful equity is then EMG at the score), else the score is applied to the trials'
         probabilities; each play is ranked by its value at the score, a position gets its cube
         decision at the score (backgammon) and match-winning chance. ``cube_owner`` is then
-        unused (the state's cube is).
+        unused (the state's cube is). Tawla 31's trials play to their games' ends (no luck
+        adjustment, no bear-off database stop), each worth the table's chance after its points.
     met : tawla.met.MatchEquityTable, optional
         Backgammon's table (default Kazaross-XG2).
     workers : int
@@ -301,8 +334,8 @@ def rollout(position: Position, dice: DiceLike | None = None, *, settings: Rollo
         Bad ``dice``.
     tawla.errors.InvalidArgument
         Bad settings, ``top`` < 1, an owner not -1, 0 or 1, a roll without a legal play, a text
-        of ``plays`` that is no legal play, a match state the model cannot hold or a Tawla 31
-        match (:func:`tawla.rollout.at_score.rollout_score`).
+        of ``plays`` that is no legal play, a match state the model cannot hold
+        (:func:`tawla.rollout.at_score.rollout_score`), a truncated Tawla 31 rollout at a score.
     tawla.errors.FormatError
         ``resume`` is not a saved rollout of this job.
     """
@@ -322,4 +355,4 @@ def _level_description(r, level: str) -> str:
 
 def _result(run: RolloutRun, k: int) -> RolloutResult:
     return RolloutResult.of(run.tallies[k], checkers_left=run.job.ruleset.scoring == "checkers_left",
-                            cubeful=run.job.settings.cubeful)
+                            cubeful=run.job.settings.cubeful or run.job.match is not None)

@@ -10,9 +10,12 @@ the Tawla rulesets) the score is applied to what the trials measured, as a 0-ply
 applies it to a network's probabilities (:mod:`tawla.bots.score`): in backgammon each play is
 valued by the match-winning chance it leaves with the opponent's cube action at the score, and
 a position by its cube decision at the score (:class:`tawla.met.MatchCube`); in the Tawla
-rulesets scored by mars by the chance of each result times the ruleset's table. A play that
-ends the game is worth its exact result at the score. Tawla 31 is refused: the trials tally
-the chances of winning and of the 15-point results, not the spread of the points between.
+rulesets scored by mars by the chance of each result times the ruleset's table (exact: the
+chance is linear in the results' chances). Tawla 31's outputs (the chances of winning and of
+the 15-point results, the expected points) do not give the spread of the points between, so
+its trials are valued one by one: each plays to its game's end (no truncation, no bear-off
+database stop, no luck adjustment) and is worth the table's chance after its points
+(:func:`trials_of_points`). A play that ends the game is worth its exact result at the score.
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ from ..formats.gnubg import MatchState
 from ..met import MatchCube, MatchEquityTable, ScoreState, default_met, variant_met
 from ..met.cube import mwc_to_emg
 from .run import MatchTrials
+from .settings import RolloutSettings
 from .stats import RolloutResult
 
-__all__ = ["AtScore", "rollout_score", "columns_of", "play_values", "position_value", "trials_of_position",
+__all__ = ["AtScore", "rollout_score", "by_points", "whole_games", "trials_of_points", "points_value", "exact_mwc", "columns_of", "play_values", "position_value", "trials_of_position",
            "trials_of_plays", "cubeful_result", "cubeful_position"]
 
 
@@ -73,16 +77,52 @@ def rollout_score(state: MatchState | None, ruleset, met: MatchEquityTable | Non
     Raises
     ------
     tawla.errors.InvalidArgument
-        Not a MatchState, a state the match model cannot hold, or a Tawla 31 match.
+        Not a MatchState, or a state the match model cannot hold.
     """
     score = match_score(state, ruleset)
     if score is None:
         return None
     assert state is not None
-    if ruleset.scoring == "checkers_left":
-        raise InvalidArgument("Tawla 31 rollouts at a match score are not supported: the trials tally the chances "
-                              "of winning and of the 15-point results, not the spread of the points between")
     return AtScore(state, score, met)
+
+
+def by_points(ruleset) -> bool:
+    """Whether a ruleset's match rollouts value each trial by its points (Tawla 31)."""
+    return ruleset.scoring == "checkers_left"
+
+
+def whole_games(s: RolloutSettings) -> RolloutSettings:
+    """The settings of a rollout whose trials are valued by their points: every trial played
+    to its game's end, so no bear-off database stop and no luck adjustment (both value a
+    position by outputs that do not give the points' spread).
+
+    Raises
+    ------
+    tawla.errors.InvalidArgument
+        A truncated rollout.
+    """
+    if s.truncate:
+        raise InvalidArgument("a Tawla 31 rollout at a match score plays every trial to the end of its game: "
+                              f"truncation ({s.truncate} plies) is refused")
+    return dataclasses.replace(s, variance_reduction=False, bearoff=False)
+
+
+def trials_of_points(m: AtScore, ruleset, count: int, after_play: bool) -> MatchTrials:
+    """``count`` rows' trials valued by their points at the score (a match without a cube):
+    the position's side on roll to move, or (``after_play``) its opponent."""
+    assert not isinstance(m.score, ScoreState)
+    away, opp_away = m.score
+    if after_play:
+        away, opp_away = opp_away, away
+    return MatchTrials(variant_met(ruleset.name), away, opp_away, False, ((0, 0),) * count)
+
+
+def points_value(res: RolloutResult) -> tuple[RolloutResult, float, float]:
+    """A rollout of :func:`trials_of_points` as the result without a cubeful column, its
+    value at the score (``2 MWC - 1``) and that value's standard error."""
+    assert res.cubeful_equity is not None and res.cubeful_equity_se is not None
+    return (dataclasses.replace(res, cubeful_equity=None, cubeful_equity_se=None), res.cubeful_equity,
+            res.cubeful_equity_se)
 
 
 def columns_of(probabilities, equity: float) -> np.ndarray:
@@ -127,11 +167,17 @@ def play_values(m: AtScore, children: np.ndarray, cols: np.ndarray, exact_points
                 value[i] = mwc_to_emg(mwc[i], m.score, t)
         return value, mwc
     value = play_values_by_mars(opp, ruleset, *m.score)
-    table = variant_met(ruleset.name)
     for i, pts in enumerate(exact_points):
         if pts is not None:
-            value[i] = 2 * table.after(*m.score, pts, 0, False) - 1
+            value[i] = 2 * exact_mwc(m, ruleset, pts) - 1
     return value, (value + 1) / 2
+
+
+def exact_mwc(m: AtScore, ruleset, points: int) -> float:
+    """In a Tawla ruleset's match: the match-winning chance of the side on roll after a play
+    that wins the game by ``points``."""
+    assert not isinstance(m.score, ScoreState)
+    return float(variant_met(ruleset.name).after(*m.score, points, 0, False))
 
 
 def position_value(m: AtScore, row: bytes, cols: np.ndarray, ruleset) -> tuple[MatchCube | None, float]:

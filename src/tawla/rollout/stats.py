@@ -124,7 +124,9 @@ class RolloutResult:
     equity, equity_se : float
         Cubeless equity in the ruleset's points.
     cubeful_equity, cubeful_equity_se : float or None
-        Money play's cubeful equity (backgammon), in units of the cube as given.
+        Money play's cubeful equity (backgammon), in units of the cube as given; a match's
+        trials' ``2 MWC - 1`` (:mod:`tawla.rollout.at_score` turns it into EMG, or into the
+        value at the score of a Tawla 31 rollout).
     trials : int
     plies : float
         Moves a trial played, on average.

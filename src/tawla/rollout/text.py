@@ -57,8 +57,12 @@ def _at_score(ro: Rollout) -> list[str]:
     bg = ro.position.ruleset.cube
     unit = ("EMG: the cubeful equity at the score" if ro.settings.cubeful
             else "EMG, the opponent's cube action at the score included") if bg else "2 x MWC - 1"
-    how = ("cube decisions at the score in every trial" if ro.settings.cubeful
-           else "the trials cubeless, the score applied to their probabilities")
+    if ro.settings.cubeful:
+        how = "cube decisions at the score in every trial"
+    elif ro.position.ruleset.scoring == "checkers_left":
+        how = "each trial played to its game's end, worth the table's chance after its points"
+    else:
+        how = "the trials cubeless, the score applied to their probabilities"
     lines = [f"At the score ({ro.match.describe()}; {how}):"]
     if ro.dice is not None:
         lines.append(f"  (value: {unit})")
@@ -66,7 +70,8 @@ def _at_score(ro: Rollout) -> list[str]:
         for i, p in enumerate(ro.plays, 1):
             assert p.score_value is not None and p.score_mwc is not None and best is not None
             diff = f" ({p.score_value - best:+.4f})" if i > 1 else ""
-            lines.append(f"{f'{i:2d}. {p.move}'[:28]:28s} {p.score_value:+.4f}{diff:11s} MWC {100 * p.score_mwc:6.2f}%")
+            se = f" (s.e. {p.score_se:.4f})" if p.score_se is not None else ""
+            lines.append(f"{f'{i:2d}. {p.move}'[:28]:28s} {p.score_value:+.4f}{diff:11s} MWC {100 * p.score_mwc:6.2f}%{se}")
         return lines
     assert ro.mwc is not None
     if ro.cube is not None:
@@ -77,5 +82,6 @@ def _at_score(ro: Rollout) -> list[str]:
             if d.may_double or name == "No double":
                 lines.append(f"  {name:20s} {emg:+.4f}   MWC {100 * mwc:6.2f}%")
         lines.append(f"  Proper cube action: {d.proper[0].upper()}{d.proper[1:]}")
-    lines.append(f"  Match-winning chance of the side on roll: {100 * ro.mwc:.2f}%")
+    se = f" (s.e. {100 * ro.mwc_se:.2f}%)" if ro.mwc_se is not None else ""
+    lines.append(f"  Match-winning chance of the side on roll: {100 * ro.mwc:.2f}%{se}")
     return lines

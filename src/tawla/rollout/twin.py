@@ -25,6 +25,7 @@ from ..evaluation.net import SIDE_INPUTS, net_columns, net_inputs
 from ..evaluation.nohit import nohit_contact_np
 from ..evaluation.race import race_eval_np
 from ..met import MatchCube, MatchEquityTable, ScoreState
+from ..met.cube import cubeless_equity, emg_to_mwc
 from ..rules import Ruleset
 from .evaluator import TrialEvaluator
 
@@ -327,6 +328,10 @@ def _decide_at(col, side: int, c: float, owner: int, decide: bool, s) -> tuple[i
     """``tw_ro_decide``: the decision of ``side`` and its value (money: per unit of cube; a
     match: 2 MWC - 1); ``decide`` False: not doubling."""
     rel = 0 if owner < 0 else (1 if owner == side else -1)
+    if s["no_cube"]:
+        sc = _score(s, side, c, owner)
+        emg = cubeless_equity(np.clip(col[1:6], 0.0, 1.0), sc, s["met"])
+        return NO_DOUBLE, 2 * emg_to_mwc(emg, sc, s["met"]) - 1
     if s["match"] is None:
         if decide:
             return _decide(col, rel, s)
@@ -368,7 +373,7 @@ def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarr
         if (s["truncate"] > 0 and ply == s["truncate"]) or ply == 10000 or (ply == 0 and _stops(cur, cur_kind, r, s)):
             stop = True
             break
-        if live and (ply > 0 or s["decide_first"]) and not (owner >= 0 and owner != side):
+        if live and not s["no_cube"] and (ply > 0 or s["decide_first"]) and not (owner >= 0 and owner != side):
             d, v = _decide_at(cur_col, side, c, owner, True, s)
             if d == PASS:
                 cf, live = ((v if side == 0 else -v) if s["match"] is not None else (c if side == 0 else -c)), False
@@ -450,11 +455,13 @@ def trials_py(rows: np.ndarray, r: Ruleset, ev: TrialEvaluator, *, first: int = 
     rows of ``r``, games not over); ``match`` as the compiled loop takes it."""
     s = dict(truncate=truncate, vr=vr, stop_bearoff=stop_bearoff, stop_race=stop_race, stratify=stratify,
              rot=tuple(rot), cubeful=cubeful, efficiency=efficiency, jacoby=jacoby, beaver=beaver, owner=owner,
-             decide_first=decide_first, match=match, seed=seed)
+             decide_first=decide_first, match=match, seed=seed, no_cube=False)
     if match is not None:
         pre, post, away, opp_away, cube, crawford = match
         s.update(met=MatchEquityTable("trials", 64, np.asarray(pre, np.float64), np.asarray(post, np.float64)),
-                 away=(away, opp_away), cube_value=cube, crawford=crawford)
+                 away=(away, opp_away), cube_value=cube or 1, crawford=crawford)
+        if cube == 0:  # a match without a cube: no decisions, the value column at the score
+            s.update(no_cube=True, cubeful=True)
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
     out = np.zeros((len(rows), trials, NV))
     raw = np.zeros((len(rows), trials, NV))
