@@ -8,6 +8,7 @@ from ..bots import Bot
 from ..bots.lookahead import preroll_columns
 from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
+from ..evaluation.points import t31_distribution
 from ..position import Position
 from ..errors import ConfigError
 from ..met import ScoreState
@@ -94,6 +95,12 @@ class EngineEvaluator(Evaluator):
         r = get_ruleset(ruleset)
         return np.asarray(evaluate_rows(np.asarray(rows, dtype=np.uint8), r, contact=shipped_net(r)), dtype=np.float64)
 
+    def distributions(self, rows, ruleset):
+        """``float64[N, 31]``: Tawla 31's chance of each result for the side to move
+        (:func:`tawla.evaluation.points.t31_distribution` on the same models)."""
+        r = get_ruleset(ruleset)
+        return t31_distribution(np.asarray(rows, dtype=np.uint8), r, shipped_net(r))
+
 
 class SearchEvaluator(EngineEvaluator):
     """The ``net1`` or ``net2`` level of :class:`tawla.Bot` as the evaluator that ranks plays:
@@ -133,9 +140,10 @@ class SearchEvaluator(EngineEvaluator):
     def __call__(self, rows, ruleset):
         return -np.asarray(self._bot(ruleset).values(np.ascontiguousarray(rows, dtype=np.uint8)), dtype=np.float64)
 
-    def values_at_score(self, rows, ruleset, state: ScoreState) -> np.ndarray:
-        """``float64[N]``: the mover's EMG of each child (rows the engine made, the opponent on
-        roll) at the score ``state`` (the mover's), by the bot's search at the score."""
+    def values_at_score(self, rows, ruleset, state: ScoreState | tuple[int, int]) -> np.ndarray:
+        """``float64[N]``: the mover's value of each child (rows the engine made, the opponent
+        on roll) at the score ``state`` (the mover's; away counts in a Tawla ruleset), by the
+        bot's search at the score: EMG in backgammon, ``2 MWC - 1`` in a Tawla ruleset."""
         return self._bot(ruleset).values_at_score(np.ascontiguousarray(rows, dtype=np.uint8), state)[0]
 
     def cube_probabilities(self, rows, ruleset) -> np.ndarray:

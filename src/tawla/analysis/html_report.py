@@ -288,7 +288,8 @@ def _play(rep, n: int, item: dict, file_no: int) -> list[str]:
     out = [f"<div class=\"play\" id=\"f{file_no}-p{n}\">",
            f"<p><b>{n}. Game {d.game}, move {_e(d.move_number if d.move_number is not None else '?')}:</b> "
            f"{_e(mover)} rolls {d.dice[0]}{d.dice[1]} and plays <span class=\"played\">{_e(d.move or '(no move)')}</span>; "
-           f"best <span class=\"best\">{_e(d.best)}</span>; loss {d.equity_loss:.3f} points "
+           f"best <span class=\"best\">{_e(d.best)}</span>; loss {d.equity_loss:.3f} "
+           + (f"EMG ({100 * d.mwc_loss:.2f}% MWC) " if d.mwc_loss is not None else "points ") +
            f"— rank {d.rank} of {d.legal}.</p>"]
     if item["tawla_id"] is not None:
         try:

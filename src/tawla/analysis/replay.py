@@ -25,7 +25,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from ..bots.score import play_values_at_score
+from ..bots.score import play_values_at_score, play_values_by_mars, play_values_by_points
 from ..core.layout import PACKED_WIDTH
 from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidArgument, TawlaError, UnsupportedRuleset, quote
 from ..formats.record import DOUBLE, DROP, ILLEGAL, RESIGN, ROLL, TAKE, WIN, Action, MatchRecord, crawford_header_on
@@ -36,7 +36,7 @@ from ..native import flip_row
 from ..notation import by_written_hits, fitting_moves, hit_points, written_hits
 from ..position import Position
 from ..rules import Ruleset, get_ruleset
-from ..met import MAX_AWAY, ScoreState
+from ..met import MAX_AWAY, ScoreState, default_met, variant_met
 from ..rules.match_play import crawford_game
 from .cube import CubeTracker
 from .evaluators import Evaluator
@@ -375,11 +375,17 @@ def _check_result(rep, game, pos, mover, ended_by, cube, ruleset, match_length, 
 
 
 def _score_state(ruleset: Ruleset, length: int, score, player: int, cube: int, owner: int | None,
-                 crawford: bool) -> ScoreState | None:
-    """The match score a backgammon match's play is ranked at (None: money, no cube, or a
-    state the match model cannot hold; those plays are ranked cubeless)."""
-    if not (length and ruleset.cube) or length > MAX_AWAY:
+                 crawford: bool) -> ScoreState | tuple[int, int] | None:
+    """The match score a play is ranked at: a :class:`ScoreState` in a backgammon match, the
+    mover's and its opponent's away counts in a match of a Tawla ruleset scored by mars or by
+    the loser's checkers (None: money, or a state the match model cannot hold; those plays
+    are ranked by points)."""
+    if not length or length > MAX_AWAY:
         return None
+    if not ruleset.cube:
+        away, opp_away = length - score[player], length - score[1 - player]
+        ok = ruleset.scoring in ("mars", "checkers_left") and away > 0 and opp_away > 0
+        return (away, opp_away) if ok else None
     try:
         return ScoreState.of_seat(length, score, player, cube, owner, crawford)
     except InvalidArgument:
@@ -387,24 +393,30 @@ def _score_state(ruleset: Ruleset, length: int, score, player: int, cube: int, o
 
 
 def _rank(dec: Decision, legal, played, evaluator: Evaluator, ruleset: Ruleset,
-          state: ScoreState | None = None) -> None:
+          state: ScoreState | tuple[int, int] | None = None) -> None:
     """Rank the legal plays and the one played: by cubeless equity (points), or at a match score
-    ``state`` by the normalised cubeful equity (EMG) each leaves (:mod:`tawla.bots.score`, on
-    the evaluator's 0-ply probabilities, or by its own search at the score where it has one:
-    ``evaluator.values_at_score(rows, ruleset, state)``)."""
+    ``state`` by the normalised equity (EMG) each leaves, cubeful in backgammon (the
+    opponent's cube action included), with the match-winning chance lost
+    (:mod:`tawla.bots.score`, on the evaluator's 0-ply probabilities, or by its own search at
+    the score where it has one: ``evaluator.values_at_score(rows, ruleset, state)``). Tawla
+    31 needs the evaluator's distribution of the points
+    (``evaluator.distributions(rows, ruleset)``); without one its plays are ranked by points."""
     r = ruleset
     rows = np.frombuffer(b"".join(flip_row(m.after, r) for m in legal), dtype=np.uint8)
     rows = rows.reshape(len(legal), PACKED_WIDTH).copy()  # a writable batch for the evaluator
     if state is not None:
-        search = getattr(evaluator, "values_at_score", None)  # a search's own values at the score
-        if search is not None:
-            _order(dec, legal, played, search(rows, r, state))
+        value = _values_at_score(rows, evaluator, r, state)
+        if value is not None:
+            _order(dec, legal, played, value)
+            if isinstance(state, ScoreState):  # EMG: MWC lost = EMG lost x (win - lose) / 2
+                t = default_met()
+                dec.mwc_loss = dec.equity_loss * (state.me(state.cube, 0, t) - state.me(0, state.cube, t)) / 2
+            else:  # 2 MWC - 1 as EMG of a single game
+                t = variant_met(r.name)
+                win, lose = t.after(*state, 1, 0, False), t.after(*state, 0, 1, False)
+                dec.mwc_loss = dec.equity_loss / 2
+                dec.equity_loss = 2 * dec.mwc_loss / (win - lose)
             return
-        method = getattr(evaluator, "probabilities", None)  # a plain callable: its equity alone
-        probs = method(rows, r) if method is not None else Evaluator.probabilities(evaluator, rows, r)
-        equity, _ = play_values_at_score(rows, probs, r, state)
-        _order(dec, legal, played, equity)
-        return
     equity = -np.asarray(evaluator(rows, r), dtype=float)  # children are seen from the opponent
     for k, m in enumerate(legal):  # a move that ends the game is worth its points
         if m.ended:
@@ -412,6 +424,23 @@ def _rank(dec: Decision, legal, played, evaluator: Evaluator, ruleset: Ruleset,
             if res is not None:
                 equity[k] = res.points if res.winner == 1 else -res.points if res.winner == 0 else 0.0
     _order(dec, legal, played, equity)
+
+
+def _values_at_score(rows: np.ndarray, evaluator: Evaluator, r: Ruleset,
+                     state: ScoreState | tuple[int, int]) -> np.ndarray | None:
+    """The mover's value at the score of each child row (the opponent on roll): EMG in
+    backgammon, ``2 MWC - 1`` in a Tawla ruleset; None where the evaluator cannot give one."""
+    search = getattr(evaluator, "values_at_score", None)  # a search's own values at the score
+    if search is not None:
+        return search(rows, r, state)
+    if isinstance(state, tuple) and r.scoring == "checkers_left":
+        spread = getattr(evaluator, "distributions", None)
+        return None if spread is None else play_values_by_points(spread(rows, r), r, *state)
+    method = getattr(evaluator, "probabilities", None)  # a plain callable: its equity alone
+    probs = method(rows, r) if method is not None else Evaluator.probabilities(evaluator, rows, r)
+    if isinstance(state, tuple):
+        return play_values_by_mars(probs, r, *state)
+    return play_values_at_score(rows, probs, r, state)[0]
 
 
 def _order(dec: Decision, legal, played, equity: np.ndarray) -> None:

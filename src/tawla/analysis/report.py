@@ -73,13 +73,14 @@ def players_across(reports) -> list[dict]:
             acc["files"] += 1
             acc["cube_analysed"] = acc["cube_analysed"] or bool(t.get("cube_analysed"))
             for k, v in t.items():
-                if k in ("name", "cube_analysed") or k.endswith("_rate") or isinstance(v, bool) or v is None:
+                if k in ("name", "cube_analysed") or "_rate" in k or isinstance(v, bool) or v is None:
                     continue
                 if isinstance(v, (int, float)):
                     acc[k] = acc.get(k, 0) + v
     for acc in out.values():
         unforced, close = acc.get("unforced", 0), acc.get("close_cube", 0)
         acc["checker_rate"] = acc.get("checker_error", 0.0) / unforced if unforced else None
+        acc["checker_rate_mwc"] = acc["checker_error_mwc"] / unforced if unforced and "checker_error_mwc" in acc else None
         acc["cube_rate"] = acc.get("cube_error", 0.0) / close if close else None
         acc["overall_rate"] = acc.get("overall_error", 0.0) / (unforced + close) if unforced + close else None
     return [out[k] for k in sorted(out)]
@@ -103,13 +104,17 @@ def to_json(reports, evaluator) -> str:
 
 
 def _player_rows(rep):
+    """Per player: name, plays, forced, best, mean loss per unforced play and, in a match, the
+    mean match-winning chance lost (None elsewhere)."""
     for player in (0, 1):
         plays = sum(g.decisions.count(player) for g in rep.games)
         forced = sum(g.decisions.count_forced(player) for g in rep.games)
         best = sum(g.decisions.count_best(player) for g in rep.games)
         loss = sum(g.decisions.loss_total(player, unforced=True) for g in rep.games)
+        lost = [x for x in (g.decisions.mwc_loss_total(player, unforced=True) for g in rep.games) if x is not None]
         unforced = plays - forced
-        yield rep.player_name(player), plays, forced, best, loss / unforced if unforced else 0.0
+        mwc = (sum(lost) / unforced if unforced else 0.0) if lost else None
+        yield rep.player_name(player), plays, forced, best, loss / unforced if unforced else 0.0, mwc
 
 
 def _worst(rep, k: int) -> list:
@@ -216,8 +221,9 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
     evaluated = evaluator is not None or any(g.decisions.ranked for r in reports for g in r.games)
     if evaluator is not None:
         con.print(f"[bold]Evaluator:[/bold] {evaluator.name} — {evaluator.description}")
-        con.print("Equity loss = cubeless points lost against the evaluator's best play; in backgammon matches, "
-                  "normalised cubeful equity (EMG) at the score, the opponent's cube action included.\n")
+        con.print("Equity loss = cubeless points lost against the evaluator's best play; in matches, normalised "
+                  "equity (EMG) at the score (backgammon: cubeful, the opponent's cube action included; the Tawla "
+                  "rulesets: +1 a single game won) and the match-winning chance lost.\n")
     for rep in reports:
         if rep.error:
             con.print(f"[red]{escape(str(rep.path))}  unreadable: {escape(str(rep.error))}[/red]\n", highlight=False)
@@ -227,14 +233,16 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
         columns = ("player", "plays", "forced", "best", "mean loss") if evaluated else ("player", "plays", "forced")
         for col in columns:
             t.add_column(col, justify="left" if col == "player" else "right")
-        for name, plays, forced, best, loss in _player_rows(rep):
-            cells = (name, str(plays), str(forced), str(best), f"{loss:.3f}")
+        for name, plays, forced, best, loss, mwc in _player_rows(rep):
+            cells = (name, str(plays), str(forced), str(best),
+                     f"{loss:.3f}" + (f" ({100 * mwc:.2f}% MWC)" if mwc is not None else ""))
             t.add_row(*cells[:len(columns)])
         con.print(t)
         for d, g, i in _worst(rep, worst) if evaluated else ():
             if d.equity_loss > 0:
                 con.print(f"  worst: game {d.game} move {d.move_number} {rep.player_name(d.player)}"
-                          f" {d.dice[0]}{d.dice[1]}: {d.move or '(pass)'}  best {d.best}  loss {d.equity_loss:.3f}",
+                          f" {d.dice[0]}{d.dice[1]}: {d.move or '(pass)'}  best {d.best}  loss {d.equity_loss:.3f}"
+                          + (f" ({100 * d.mwc_loss:.2f}% MWC)" if d.mwc_loss is not None else ""),
                           markup=False, highlight=False)
                 ids = ids_text(rep.ids(g, i))
                 if ids:

@@ -5,6 +5,7 @@ file."""
 from __future__ import annotations
 
 import base64
+import math
 import struct
 from array import array
 from collections.abc import Sequence
@@ -40,9 +41,14 @@ class Decision:
     rank : int
         1 = the evaluator's best move.
     equity_loss : float
-        Cubeless equity of the best move minus that of the played one (points, >= 0).
+        Cubeless equity of the best move minus that of the played one (points, >= 0); in a
+        match, the same of the normalised equity at the score (EMG: a single game's win +1
+        at the cube's value, gnubg's ``mwc2eq``).
     best : str
         The evaluator's best move.
+    mwc_loss : float or None
+        In a match: the match-winning chance the play lost against the best (0..1), None
+        elsewhere.
     """
 
     game: int
@@ -58,6 +64,7 @@ class Decision:
     rank: int = 1
     equity_loss: float = 0.0
     best: str = ""
+    mwc_loss: float | None = None
 
 
 class _Texts:
@@ -114,7 +121,7 @@ class Plays(Sequence):
     """
 
     __slots__ = ("game", "_numbers", "_lines", "_small", "_legal", "_text", "_move", "_rank", "_loss",
-                 "_best", "_boards")
+                 "_best", "_boards", "_mwc")
 
     def __init__(self, game: int):
         self.game = game
@@ -128,6 +135,7 @@ class Plays(Sequence):
         self._loss: array[float] | None = None
         self._best: _Texts | None = None
         self._boards = bytearray()  # per play: _BOARD_BYTES (zeros where no board was given)
+        self._mwc: array[float] | None = None  # the MWC lost, made by the first play with one (NaN: none)
 
     def append(self, d: Decision, row: bytes | None = None, cube: int = 1, owner: int | None = None) -> None:
         """Store one play (``d.game`` is not stored: it is :attr:`game`).
@@ -159,6 +167,10 @@ class Plays(Sequence):
             self._rank.append(d.rank)
             self._loss.append(d.equity_loss)
             self._best.append(d.best)
+        if self._mwc is None and d.mwc_loss is not None:
+            self._mwc = array("d", [math.nan] * (len(self._legal) - 1))
+        if self._mwc is not None:
+            self._mwc.append(math.nan if d.mwc_loss is None else d.mwc_loss)
 
     def __len__(self) -> int:
         return len(self._legal)
@@ -177,7 +189,7 @@ class Plays(Sequence):
         return Decision(self.game, None if number == _NONE else number, None if line == _NONE else line,
                         player, (d1, d2), text, text if flags & _SAME else self._move[i], self._legal[i] <= 1,
                         self._legal[i], (pips0, pips1), self._rank[i] if ranked else 1,
-                        self._loss[i] if ranked else 0.0, self._best[i] if ranked else "")
+                        self._loss[i] if ranked else 0.0, self._best[i] if ranked else "", self._mwc_of(i))
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
@@ -215,6 +227,18 @@ class Plays(Sequence):
 
     def _loss_of(self, i: int) -> float:
         return self._loss[i] if self._loss is not None else 0.0
+
+    def _mwc_of(self, i: int) -> float | None:
+        x = self._mwc[i] if self._mwc is not None else math.nan
+        return None if math.isnan(x) else x
+
+    def mwc_loss_total(self, player: int | None = None, unforced: bool = False) -> float | None:
+        """Sum of the match-winning chances lost by one player's plays (or both players'),
+        None where no play was valued at a match score."""
+        if self._mwc is None:
+            return None
+        return sum(x for i, x in enumerate(self._mwc) if not math.isnan(x)
+                   and (player is None or self.player(i) == player) and not (unforced and self._legal[i] <= 1))
 
     def count_forced(self, player: int | None = None) -> int:
         """Plays with at most one legal move (of one player, or of both)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, quote
 from ..evaluation.points import MARGINS, flip_distribution, t31_distribution
 from ..formats.gnubg import MatchState
 from ..met import MAX_AWAY, MatchCube, MatchEquityTable, ScoreState, default_met, variant_met
@@ -21,7 +21,7 @@ from ..rules import get_ruleset
 from .cube import CubeEfficiency, GNUBG_EFFICIENCY, cube_efficiency, score_state
 from .lookahead import preroll_columns
 
-__all__ = ["match_score", "play_values", "play_values_at_score", "play_values_by_mars", "play_values_by_points",
+__all__ = ["match_score", "away_score", "play_values", "play_values_at_score", "play_values_by_mars", "play_values_by_points",
            "preroll_distribution", "search_at_score", "top_within", "mwc_on_roll"]
 
 
@@ -50,6 +50,25 @@ def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[i
         raise InvalidArgument(f"a match is 1 to {MAX_AWAY} points, not {n}")
     me = match_state.player_on_roll
     return n - match_state.score[me], n - match_state.score[1 - me]
+
+
+def away_score(away_counts, ruleset) -> tuple[int, int]:
+    """The score of :func:`match_score` in a Tawla ruleset's match given as the mover's and its
+    opponent's away counts, checked.
+
+    Raises
+    ------
+    tawla.errors.InvalidArgument
+        Not two whole numbers 1..:data:`tawla.met.MAX_AWAY`, or a ruleset whose matches are not
+        played by such a score (one with a cube, or not scored by mars or checkers left).
+    """
+    r = get_ruleset(ruleset)
+    ok = (not r.cube and r.scoring in ("mars", "checkers_left") and isinstance(away_counts, tuple)
+          and len(away_counts) == 2 and all(type(a) is int and 1 <= a <= MAX_AWAY for a in away_counts))
+    if not ok:
+        raise InvalidArgument(f"away counts 1..{MAX_AWAY} are a Tawla ruleset's match score, not "
+                              f"{quote(away_counts)} in {r.name}")
+    return away_counts[0], away_counts[1]
 
 
 def _mwc_after(ruleset, away: int, opp_away: int) -> np.ndarray:

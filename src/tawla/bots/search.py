@@ -57,7 +57,7 @@ from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
 from .cube import CubeAction, cube_decision
 from .lookahead import preroll_columns
-from .score import match_score, preroll_distribution, search_at_score, top_within
+from .score import away_score, match_score, preroll_distribution, search_at_score, top_within
 
 __all__ = ["Bot", "RankedMove"]
 
@@ -365,20 +365,23 @@ class Bot:
                 value[keep[sel]], ply[keep[sel]] = self._ply2(children[keep], v1, detail, sel), 2
         return value, ply
 
-    def values_at_score(self, children: np.ndarray, match_state: MatchState | ScoreState,
+    def values_at_score(self, children: np.ndarray, match_state: MatchState | ScoreState | tuple[int, int],
                         met: MatchEquityTable | None = None) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`hint`'s values at the score and their depths, of a decision's children
         (``uint8[N, 56]`` rows the engine made, the opponent on roll; not validated), for the
-        mover of ``match_state`` (a match of this ruleset, or a backgammon ScoreState).
+        mover of ``match_state`` (a match of this ruleset, a backgammon ScoreState, or the
+        mover's and its opponent's away counts in a Tawla ruleset's match).
 
         Raises
         ------
         tawla.errors.InvalidArgument
-            No match, one the model cannot hold, or a ScoreState for a ruleset without a cube.
+            No match, one the model cannot hold, a ScoreState for a ruleset without a cube, or
+            away counts for one with a cube or out of range.
         """
         if isinstance(match_state, ScoreState) and not self.ruleset.cube:
             raise InvalidArgument(f"a ScoreState is a backgammon match's; {self.ruleset.name} takes a MatchState")
-        score = match_state if isinstance(match_state, ScoreState) else match_score(match_state, self.ruleset)
+        score = (away_score(match_state, self.ruleset) if isinstance(match_state, tuple)
+                 else match_state if isinstance(match_state, ScoreState) else match_score(match_state, self.ruleset))
         if score is None:
             raise InvalidArgument("values_at_score needs the match state of a match (length > 0)")
         return search_at_score(np.ascontiguousarray(children, dtype=np.uint8), self.ruleset, score, self.depth,
