@@ -6,8 +6,10 @@ Usage::
     python bench/bench_cube.py --checker [--depth 4-ply] [--level net0]
 
 ``--level net1`` or ``net2``: ``tawla analyze --level``'s evaluator
-(:class:`tawla.analysis.evaluators.SearchEvaluator`): the cube decisions on probabilities one
-or two rolls ahead, the checker plays by the bot's search at the score.
+(:class:`tawla.analysis.evaluators.SearchEvaluator`): the cube decisions of a match by its
+cubeful search 1 or 2 plies deep (:mod:`tawla.bots.cubeful`; ``--rolls-ahead``: the model on
+probabilities one or two rolls ahead instead, as before that search), the checker plays by
+the bot's search at the score. ``--no-analyze`` skips the analysis of the raw records.
 
 ``--checker``: every checker play of the exports ("Move number N: ... to play DD", its
 candidates and the one played, starred) ranked by tawla at the score (net0 probabilities,
@@ -197,7 +199,10 @@ def main(argv=None) -> None:
     ap.add_argument("--checker", action="store_true", help="compare the checker plays instead of the cube decisions")
     ap.add_argument("--cubeless", action="store_true", help="with --checker: tawla ranks by cubeless money equity")
     ap.add_argument("--level", choices=("net0", "net1", "net2"), default="net0",
-                    help="tawla analyze --level's evaluator (net1, net2: searches; cube decisions rolls ahead)")
+                    help="tawla analyze --level's evaluator (net1, net2: searches with the cube decisions inside)")
+    ap.add_argument("--rolls-ahead", action="store_true",
+                    help="net1, net2: the model on probabilities rolls ahead instead of the cubeful search")
+    ap.add_argument("--no-analyze", action="store_true", help="skip tawla analyze on the raw records")
     args = ap.parse_args(argv)
     folder = Path(args.folder)
     if args.checker:
@@ -217,7 +222,11 @@ def main(argv=None) -> None:
         state = MatchState(**{**state.__dict__, "dice": (0, 0), "double_offered": False,
                               "turn": state.player_on_roll})
         theirs = category(proper)
-        mine_d = cube_decision(p, row.tobytes(), BG, state)
+        at = score_state(state)
+        if args.level != "net0" and not args.rolls_ahead and at is not None:  # tawla analyze's search
+            mine_d = evaluator.match_cube(row.tobytes(), BG, at)
+        else:
+            mine_d = cube_decision(p, row.tobytes(), BG, state)
         model_d = cube_decision(np.array(gp), row.tobytes(), BG, state)
         mine = category(mine_d.proper) if mine_d.may_double else "dead"
         judged += mine_d.may_double
@@ -237,6 +246,9 @@ def main(argv=None) -> None:
     print(f"proper action = gnubg's, gnubg's printed probabilities through tawla's model: {interval(model_agree, n)}; "
           f"close ones: {interval(model_close, close)}")
     print("gnubg proper -> tawla proper (net0): " + ", ".join(f"{a} -> {b}: {c}" for (a, b), c in sorted(confusion.items())))
+    if args.no_analyze:
+        print(f"SUMMARY blocks {n}; judged {judged}; agree {interval(agree, n)}; close {interval(close_agree, close)}")
+        return
     reports = analyze_paths(sorted(str(p) for p in (folder / "raw").glob("*.txt")), evaluator=evaluator)
     decisions = sum(sum(g.cube_counts["decisions"]) for r in reports for g in r.games if g.cube_counts)
     print(f"tawla analyze on the raw records: {decisions} cube decisions judged (gnubg's blocks: {n})")

@@ -4,13 +4,14 @@ is dead), or cubeless trials with the score applied to what they measured."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
 import pytest
 
 from tawla import Position, native, rollout
-from tawla.bots.cube import cube_decision
+from tawla.bots.cube import GNUBG_EFFICIENCY, cube_decision
 from tawla.bots.score import play_values_at_score, play_values_by_mars
 from tawla.cli import main
 from tawla.errors import InvalidArgument
@@ -252,3 +253,25 @@ def test_plays_ranked_by_their_cubeful_chances():
         assert p.result.cubeful_equity == p.score_value
         assert p.score_value == pytest.approx(float(mwc_to_emg(p.score_mwc, sc, t)), abs=1e-12)
         assert 0 < p.score_mwc < 1
+
+
+@compiled
+@pytest.mark.parametrize("match", [False, True])
+def test_the_trials_cube_efficiency_by_position_class_is_the_twins(match):
+    """A race (its efficiency by the pips), a bear-off and contact: the same decisions and
+    numbers as the twin, money and at a score; not the numbers of one efficiency everywhere."""
+    race = Position.from_points(BG, {1: 3, 2: 3, 3: 3, 4: 2, 9: 2, 10: 2}, {19: 3, 20: 3, 21: 3, 22: 3, 23: 3})
+    home = Position.from_points(BG, {1: 3, 2: 3, 3: 3, 4: 3, 5: 2}, {20: 3, 21: 3, 22: 3, 23: 3, 24: 2})
+    rows = np.stack([np.frombuffer(p.row, np.uint8) for p in (race, home, OPENING)])
+    ev = trial_evaluator(BG, "net0")
+    kw = dict(first=5, trials=3, truncate=6, vr=True, seed=3, cubeful=True, stop_bearoff=False,
+              efficiency_by_class=dataclasses.astuple(GNUBG_EFFICIENCY))
+    if match:
+        kw["match"] = (default_met().pre, default_met().post, 4, 3, 1, False)
+    a, araw, ap = native.rollout_trials(rows, BG, ev.contact, raw=True, **ev.compiled_args(), **kw)
+    b, braw, bp = trials_py(rows, BG, ev, **kw)
+    np.testing.assert_array_equal(ap, bp)
+    np.testing.assert_allclose(a, b, atol=1e-6)  # the race model's own rounding: ~1e-7 between the two
+    np.testing.assert_allclose(araw, braw, atol=1e-6)
+    flat = native.rollout_trials(rows, BG, ev.contact, **ev.compiled_args(), **{**kw, "efficiency_by_class": None})[0]
+    assert not np.allclose(flat[:2, :, 6], a[:2, :, 6])  # the races decide with their own efficiency

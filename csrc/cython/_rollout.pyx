@@ -97,7 +97,7 @@ cdef class _Match:
 
 
 def cube_match(const double[:, ::1] probs, pre, post, int away, int opp_away, int cube=1, int owner=0,
-               bint crawford=False, double efficiency=0.68):
+               bint crawford=False, efficiency=0.68):
     """The match model's decisions (``tw_cube_match``) of pre-roll columns at one score.
 
     Parameters
@@ -108,6 +108,8 @@ def cube_match(const double[:, ::1] probs, pre, post, int away, int opp_away, in
         The table (:class:`tawla.met.MatchEquityTable`'s arrays).
     away, opp_away, cube, owner, crawford
         The score as :class:`tawla.met.ScoreState` holds it (not checked beyond the ranges).
+    efficiency : float or float64[N]
+        The cube efficiency, one for all rows or one a row.
 
     Returns
     -------
@@ -124,14 +126,19 @@ def cube_match(const double[:, ::1] probs, pre, post, int away, int opp_away, in
     cdef Py_ssize_t i, n = probs.shape[0]
     if probs.shape[1] != 6:
         raise InvalidArgument(f"probs must be float64[N, 6], not {probs.shape[1]} columns")
-    if not 0.0 <= efficiency <= 1.0:
+    xa = np.asarray(efficiency, dtype=np.float64)
+    if xa.ndim > 1 or (xa.ndim == 1 and xa.shape[0] != n):
+        raise InvalidArgument(f"the efficiency must be one number or one a row (float64[{n}]), not of shape {xa.shape}")
+    xs = np.ascontiguousarray(np.broadcast_to(xa, (n,)))
+    if not ((xs >= 0.0) & (xs <= 1.0)).all():
         raise InvalidArgument(f"the cube efficiency must be within [0, 1], not {efficiency}")
+    cdef const double[::1] x = xs
     out = np.zeros((n, 4))
     dec = np.zeros(n, dtype=np.int8)
     cdef double[:, ::1] o = out
     cdef signed char[::1] d = dec
     for i in range(n):
-        d[i] = tw_cube_match(&m.met, &probs[i, 1], &m.score, efficiency, &o[i, 0], &o[i, 1], &o[i, 2], &o[i, 3])
+        d[i] = tw_cube_match(&m.met, &probs[i, 1], &m.score, x[i], &o[i, 0], &o[i, 1], &o[i, 2], &o[i, 3])
     return out, dec
 
 
@@ -139,7 +146,8 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
             b2=None, W=None, race_one=None, race_two=None, long first=0, long trials=1, long truncate=0,
             bint vr=False, bint stop_bearoff=True, bint stop_race=False, int stratify=2, rot=(0, 0),
             bint cubeful=False, double efficiency=0.68, bint jacoby=False, bint beaver=False,
-            int owner=0, bint decide_first=False, match=None, unsigned long long seed=0, int ply=0, int prune=8,
+            int owner=0, bint decide_first=False, match=None, efficiency_by_class=None, unsigned long long seed=0,
+            int ply=0, int prune=8,
             double margin=0.25, bint raw=False, bint checked=True):
     """Trials ``first .. first + trials - 1`` of each pre-roll row (``tw_rollout``): every row
     on the same dice.
@@ -157,6 +165,11 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
     truncate, vr, stop_bearoff, stop_race, stratify, rot, cubeful, owner, decide_first, seed
         The settings of ``tw_ro_settings`` (csrc/rollout/tw_rollout.h); ``efficiency``,
         ``jacoby``, ``beaver``: the money cube model's (``efficiency`` the match model's too).
+    efficiency_by_class : tuple of 6 floats, optional
+        The cube efficiency by the class of the position decided at (``tw_cube_efficiency``:
+        contact, race base, race per pip, race minimum and maximum, bear-off; the fields of
+        :class:`tawla.bots.cube.CubeEfficiency`), for both cube models; None: ``efficiency``
+        everywhere.
     match : tuple, optional
         Cube decisions at a match score: ``(pre, post, away, opp_away, cube, crawford)``, the
         table's arrays and the score of the rows' side to move (the cube owned as ``owner``
@@ -229,6 +242,13 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
     S.stratify, S.rot[0], S.rot[1] = stratify, int(rot[0]), int(rot[1])
     S.cubeful, S.owner, S.seed, S.decide_first = cubeful, owner, seed, decide_first
     S.cube = _money(efficiency, jacoby, beaver)
+    if efficiency_by_class is not None:
+        e = tuple(float(v) for v in efficiency_by_class)
+        if len(e) != 6 or not all(0.0 <= v <= 1.0 for v in (e[0], e[3], e[4], e[5])) or not e[3] <= e[4]:
+            raise InvalidArgument(f"efficiency_by_class takes six numbers (efficiencies within [0, 1]), not {e}")
+        S.by_class = 1
+        S.eff.contact, S.eff.race_base, S.eff.race_per_pip = e[0], e[1], e[2]
+        S.eff.race_min, S.eff.race_max, S.eff.bearoff = e[3], e[4], e[5]
     cdef _Match held = None
     if match is not None:
         pre, post, away, opp_away, cube, crawford = match

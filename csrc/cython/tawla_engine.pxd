@@ -214,6 +214,14 @@ cdef extern from "tawla_engine.h" nogil:
         int jacoby
         int beaver
 
+    ctypedef struct tw_cube_efficiency:
+        double contact
+        double race_base
+        double race_per_pip
+        double race_min
+        double race_max
+        double bearoff
+
     void tw_cube_equities(const tw_cube_model *m, const double *p, int owner, double *nd, double *dt)
     int tw_cube_decide(const tw_cube_model *m, const double *p, int owner, double *equity)
 
@@ -241,6 +249,8 @@ cdef extern from "tawla_engine.h" nogil:
         int rot[2]
         int cubeful
         tw_cube_model cube
+        int by_class
+        tw_cube_efficiency eff
         int owner
         int decide_first
         int match

@@ -16,6 +16,13 @@ typedef struct {
     int beaver;         /* money: the taker beavers a double whose take is worth less than 0 */
 } tw_cube_model;
 
+/* Janowski's cube efficiency by GNU Backgammon's position classes (tawla.bots.cube.
+   CubeEfficiency): contact (crashed alike); in a race race_base + race_per_pip x the side on
+   roll's pips within [race_min, race_max]; bearoff with every checker of both sides home. */
+typedef struct {
+    double contact, race_base, race_per_pip, race_min, race_max, bearoff;
+} tw_cube_efficiency;
+
 /* The cube's owner, seen from the side on roll. */
 #define TW_CUBE_CENTRED 0
 #define TW_CUBE_OWN 1

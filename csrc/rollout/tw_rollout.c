@@ -72,12 +72,29 @@ static void tw_ro_score(const tw_ro_settings *S, int side, double c, int owner, 
     sc->crawford = S->crawford;
 }
 
-/* The cube decision of side, on roll with columns col: TW_CUBE_*, and the value of the
+/* The cube efficiency at a backgammon row, for its side on roll (tawla.bots.cube_efficiency). */
+static double tw_ro_efficiency(const tw_params *P, const tw_ro_settings *S, const uint8_t *row) {
+    const tw_cube_efficiency *e = &S->eff;
+    int me[26], opp[26], p, pips = 0;
+    double x;
+    if (!S->by_class) return S->cube.efficiency;
+    if (!tw_no_contact_opposite(row)) return e->contact;
+    if (tw_ro_all_home(P, row)) return e->bearoff;
+    tw_sides(row, P->same, me, opp);
+    for (p = 1; p < 26; p++) pips += p * me[p];
+    x = e->race_base + e->race_per_pip * pips;
+    return x < e->race_min ? e->race_min : (x > e->race_max ? e->race_max : x);
+}
+
+/* The cube decision of side, on roll at row with value rv: TW_CUBE_*, and the value of the
    decision for side into *v (money: per unit of the cube; a match: 2 MWC - 1); decide 0: not
    doubling, whatever the model would. */
-static int tw_ro_decide(const tw_ro_settings *S, const double *col, int side, double c, int owner, int decide,
-                        double *v) {
+static int tw_ro_decide(const tw_params *P, const tw_ro_settings *S, const uint8_t *row, const tw_value *rv,
+                        int side, double c, int owner, int decide, double *v) {
+    const double *col = rv->col;
+    tw_cube_model m = S->cube;
     int d;
+    m.efficiency = tw_ro_efficiency(P, S, row);
     if (S->match && S->no_cube) {
         tw_score sc;
         tw_ro_score(S, side, c, owner, &sc);
@@ -88,15 +105,15 @@ static int tw_ro_decide(const tw_ro_settings *S, const double *col, int side, do
         tw_score sc;
         double nd, mwc;
         tw_ro_score(S, side, c, owner, &sc);
-        d = tw_cube_match(&S->met, col + 1, &sc, S->cube.efficiency, &nd, NULL, NULL, &mwc);
+        d = tw_cube_match(&S->met, col + 1, &sc, m.efficiency, &nd, NULL, NULL, &mwc);
         if (!decide) { d = TW_CUBE_NO_DOUBLE; mwc = nd; }
         *v = 2 * mwc - 1;
         return d;
     }
-    if (decide) return tw_cube_decide(&S->cube, col, tw_ro_owner(owner, side), v);
+    if (decide) return tw_cube_decide(&m, col, tw_ro_owner(owner, side), v);
     {
         double dt;
-        tw_cube_equities(&S->cube, col, tw_ro_owner(owner, side), v, &dt);
+        tw_cube_equities(&m, col, tw_ro_owner(owner, side), v, &dt);
         return TW_CUBE_NO_DOUBLE;
     }
 }
@@ -113,11 +130,11 @@ static double tw_ro_match_end(const tw_ro_settings *S, int side, double c, doubl
 
 /* A match's value (2 MWC - 1) for side after it moved: kind TW_CHOSE_PLAY the opponent's
    cube decision on cv, else the game's result meq at the score. */
-static double tw_ro_match_after(const tw_ro_settings *S, int side, double c, int owner, int kind,
-                                const tw_value *cv, double meq) {
+static double tw_ro_match_after(const tw_params *P, const tw_ro_settings *S, int side, double c, int owner,
+                                int kind, const uint8_t *child, const tw_value *cv, double meq) {
     double v;
     if (kind != TW_CHOSE_PLAY) return tw_ro_match_end(S, side, c, meq);
-    tw_ro_decide(S, cv->col, side ^ 1, c, owner, 1, &v);
+    tw_ro_decide(P, S, child, cv, side ^ 1, c, owner, 1, &v);
     return -v;
 }
 
@@ -144,7 +161,7 @@ static int tw_ro_trial(const tw_params *P, const tw_evaluator *E, const tw_ro_se
             || (ply == 0 && tw_ro_stops(P, S, cur, &cur_v))) { stop = 1; break; }
         if (live && !S->no_cube && (ply > 0 || S->decide_first) && tw_ro_owner(owner, side) != TW_CUBE_OPP) {
             double v;  /* the side on roll's cube decision */
-            int d = tw_ro_decide(S, cur_v.col, side, c, owner, 1, &v);
+            int d = tw_ro_decide(P, S, cur, &cur_v, side, c, owner, 1, &v);
             if (d == TW_CUBE_PASS) {
                 cf = S->match ? (side == 0 ? v : -v) : (side == 0 ? c : -c);
                 live = 0;
@@ -165,7 +182,7 @@ static int tw_ro_trial(const tw_params *P, const tw_evaluator *E, const tw_ro_se
                     for (k = 0; k < TW_NET_NO; k++) mean[k] += wr * mo[k];
                     mean_eq += wr * meq;
                     if (by_match) {
-                        m = tw_ro_match_after(S, side, c, owner, kind, &cv, meq);
+                        m = tw_ro_match_after(P, S, side, c, owner, kind, child, &cv, meq);
                         mean_m += wr * m;
                     }
                     if (e1 == d1 && e2 == d2) {
@@ -209,7 +226,7 @@ static int tw_ro_trial(const tw_params *P, const tw_evaluator *E, const tw_ro_se
         meq = cur_v.col[0];
         if (live) {
             double ce;
-            tw_ro_decide(S, cur_v.col, side, c, owner, ply > 0 || S->decide_first, &ce);
+            tw_ro_decide(P, S, cur, &cur_v, side, c, owner, ply > 0 || S->decide_first, &ce);
             cf = S->match ? (side == 0 ? ce : -ce) : (side == 0 ? c : -c) * ce;
         }
     } else {

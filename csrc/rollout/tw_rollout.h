@@ -46,6 +46,9 @@ typedef struct {
     int rot[2];           /* their rotations, 0 .. 35 */
     int cubeful;          /* cube decisions by the model (TW_SCORE_CUBE only) */
     tw_cube_model cube;   /* money play's model; its efficiency is the match model's too */
+    int by_class;         /* the efficiency by the class of the position decided at (eff),
+                             else cube.efficiency everywhere */
+    tw_cube_efficiency eff;
     int owner;            /* the cube at the start, from the row's side to move (TW_CUBE_*) */
     int decide_first;     /* a cube decision before the first roll too (rows after a play: the
                              opponent may double at once); else none before it */

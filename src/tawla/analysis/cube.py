@@ -154,7 +154,9 @@ class CubeTracker:
         """(the model without beavers, the model the session plays) for a turn."""
         state = self._state(t)
         if state is not None:
-            at_score = MatchCube.from_probabilities(p, state, x, self.met)
+            search = getattr(self.evaluator, "match_cube", None)  # a search: cube decisions inside it
+            at_score = (search(t.row, self.ruleset, state, self.met) if search is not None
+                        else MatchCube.from_probabilities(p, state, x, self.met))
             return at_score, at_score
         rel = 0 if t.owner is None else 1
         plain = MoneyCube.from_probabilities(p, rel, jacoby=self.jacoby and t.cube == 1, efficiency=x)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..bots import Bot
+from ..bots.cubeful import cubeful_decision
 from ..bots.lookahead import preroll_columns
 from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
 from ..evaluation.points import t31_distribution
 from ..position import Position
 from ..errors import ConfigError
-from ..met import ScoreState
+from ..met import MatchCube, ScoreState
 from ..rules import Ruleset, get_ruleset
 
 __all__ = ["Evaluator", "HeuristicEvaluator", "EngineEvaluator", "SearchEvaluator", "default_evaluator"]
@@ -109,8 +110,10 @@ class SearchEvaluator(EngineEvaluator):
     and, for ``net2``, the best of those at 2 ply; a play a filter drops keeps its shallower
     value, as GNU Backgammon's analysis keeps the evaluations of the moves its filters drop).
     In a match the plays are valued by the same search on the values at the score
-    (:meth:`values_at_score`, :meth:`tawla.Bot.values_at_score`); the cube decisions, of a
-    match or a money session, on probabilities one (``net1``) or two (``net2``) rolls ahead
+    (:meth:`values_at_score`, :meth:`tawla.Bot.values_at_score`; in backgammon the opponent's
+    cube decisions inside the search); the cube decisions of a backgammon match by the bot's
+    cubeful search 1 or 2 plies deep (:meth:`match_cube`, :mod:`tawla.bots.cubeful`), of a
+    money session on probabilities one (``net1``) or two (``net2``) rolls ahead
     (:meth:`cube_probabilities`, :mod:`tawla.bots.lookahead`); :meth:`probabilities` stays at
     0 ply (:class:`EngineEvaluator`).
 
@@ -127,7 +130,8 @@ class SearchEvaluator(EngineEvaluator):
         self.name = f"tawla {level}"
         self.description = (f"{level}: the plays of each decision by the {level[-1]}-ply search of tawla.Bot on the "
                             f"trained network (the best at 0 ply searched deeper; at a match score on the values "
-                            f"at the score); cube decisions {level[-1]} roll{'s' if level == 'net2' else ''} ahead")
+                            f"at the score); cube decisions in a match by a cubeful {level[-1]}-ply search, in "
+                            f"a money session {level[-1]} roll{'s' if level == 'net2' else ''} ahead")
         self._bots: dict = {}
 
     def _bot(self, ruleset) -> Bot:
@@ -145,6 +149,13 @@ class SearchEvaluator(EngineEvaluator):
         on roll) at the score ``state`` (the mover's; away counts in a Tawla ruleset), by the
         bot's search at the score: EMG in backgammon, ``2 MWC - 1`` in a Tawla ruleset."""
         return self._bot(ruleset).values_at_score(np.ascontiguousarray(rows, dtype=np.uint8), state)[0]
+
+    def match_cube(self, row: bytes, ruleset, state: ScoreState, met=None) -> MatchCube:
+        """The cube decision at a backgammon match score of the side on roll of ``row`` (a
+        packed pre-roll row) by the bot's cubeful search, 1 or 2 plies deep
+        (:meth:`tawla.Bot.cube_action`, :func:`tawla.bots.cubeful.cubeful_decision`)."""
+        bot = self._bot(ruleset)
+        return cubeful_decision(np.frombuffer(row, dtype=np.uint8), bot.ruleset, state, bot.columns, bot.depth, met)
 
     def cube_probabilities(self, rows, ruleset) -> np.ndarray:
         """``float64[N, 6]``: the columns of :data:`tawla.evaluation.COLUMNS` of positions before

@@ -15,10 +15,11 @@ import numpy as np
 from ..errors import InvalidArgument, quote
 from ..evaluation.points import MARGINS, flip_distribution, t31_distribution
 from ..formats.gnubg import MatchState
-from ..met import MAX_AWAY, MatchCube, MatchEquityTable, ScoreState, default_met, variant_met
+from ..met import MAX_AWAY, MatchEquityTable, ScoreState, default_met, variant_met
 from ..met.cube import mwc_to_emg
 from ..rules import get_ruleset
-from .cube import CubeEfficiency, GNUBG_EFFICIENCY, cube_efficiency, score_state
+from .cube import CubeEfficiency, GNUBG_EFFICIENCY, score_state
+from .cubeful import OPTIMAL, cubeful_play_values, model_mwc
 from .lookahead import preroll_columns
 
 __all__ = ["match_score", "away_score", "play_values", "play_values_at_score", "play_values_by_mars", "play_values_by_points",
@@ -143,11 +144,7 @@ def play_values_at_score(children: np.ndarray, probs: np.ndarray, ruleset, state
         The mover's match-winning chance.
     """
     t = met if met is not None else default_met()
-    x = cube_efficiency(children, ruleset, efficiency)
-    opp = state.flipped()
-    mwc = np.empty(len(children))
-    for i, (p, xi) in enumerate(zip(np.asarray(probs, dtype=np.float64), x)):
-        mwc[i] = 1.0 - MatchCube.from_probabilities(p, opp, float(xi), t).optimal_mwc
+    mwc = 1.0 - model_mwc(probs, children, ruleset, state.flipped(), t, efficiency)[:, OPTIMAL]
     return mwc_to_emg(mwc, state, t), mwc
 
 
@@ -176,7 +173,9 @@ def search_at_score(children: np.ndarray, ruleset, score: ScoreState | tuple[int
 
     Every child is valued at 0 ply (:func:`play_values` of ``ahead(children, 0)``); the best
     (``prune[0]``: at most so many, within so much of the best value) at 1 ply, and at
-    ``depth`` 2 the best of those (``prune[1]``) at 2 ply, each on ``ahead(rows, plies)``, the
+    ``depth`` 2 the best of those (``prune[1]``) at 2 ply: in backgammon by the opponent's
+    cubeful evaluation at that depth (:func:`tawla.bots.cubeful.cubeful_play_values`: cube
+    decisions after every roll), in the Tawla rulesets on ``ahead(rows, plies)``, the
     probabilities (or Tawla 31 distributions) ``plies`` rolls ahead.
 
     Returns
@@ -194,6 +193,9 @@ def search_at_score(children: np.ndarray, ruleset, score: ScoreState | tuple[int
     for d in range(1, min(depth, 2) + 1):
         limit, margin = prune[d - 1]
         keep = keep[top_within(value[keep], limit, margin)]
-        value[keep] = play_values(children[keep], ahead(children[keep], d), ruleset, score, met)
+        if isinstance(score, ScoreState):  # the opponent's cube decisions inside the search
+            value[keep] = cubeful_play_values(children[keep], ruleset, score, lambda x: ahead(x, 0), d, met)[0]
+        else:
+            value[keep] = play_values(children[keep], ahead(children[keep], d), ruleset, score, met)
         ply[keep] = d
     return value, ply

@@ -55,7 +55,8 @@ from ..met import CubeDecision, MatchEquityTable, ScoreState
 from ..position import Position
 from ..rules import RulesetLike, get_ruleset
 from ..rules.validation import check_rows_array
-from .cube import CubeAction, cube_decision
+from .cube import CubeAction, cube_decision, score_state
+from .cubeful import cubeful_decision
 from .lookahead import preroll_columns
 from .score import away_score, match_score, preroll_distribution, search_at_score, top_within
 
@@ -536,6 +537,11 @@ class Bot:
         self._own(position)
         return preroll_columns(position.to_array()[None], self.ruleset, self._columns)[0]
 
+    def columns(self, rows: np.ndarray) -> np.ndarray:
+        """``float64[N, 6]``: the 0-ply cubeless columns (:data:`tawla.evaluation.COLUMNS`) of
+        engine-made rows (``uint8[N, 56]``, not validated), each for its side on roll."""
+        return np.asarray(self._evaluate(rows, self.ruleset, checked=False), dtype=np.float64)
+
     def _columns(self, rows: np.ndarray) -> np.ndarray:
         """:meth:`_evaluate` of engine-made rows at :func:`tawla.evaluate`'s precision."""
         return _as_evaluate(self._evaluate(rows, self.ruleset, checked=False))
@@ -546,19 +552,19 @@ class Bot:
         """The cube decision of the side on roll, before it rolls (backgammon only).
 
         Without ``match_state``: the quick money-game rule of :class:`CubeAction` on the
-        cubeless pre-roll probabilities (:meth:`preroll`): with ``W``/``L`` the average points
-        of a win/loss and ``x`` the cube efficiency, the taker's take point is
-        ``(L_t - 1/2) / (W_t + L_t + x/2)`` (its ``W_t = L``, ``L_t = W``), and the side on roll
-        doubles within 0.1 of it, unless the opponent would pass and playing on is worth more
-        (too good: cubeless equity > 1).
+        cubeless pre-roll probabilities (:meth:`preroll`): the taker's take point is
+        ``(L_t - 1/2) / (W_t + L_t + x/2)`` (``W``/``L`` the average points of a win/loss, the
+        taker's ``W_t = L``, ``L_t = W``; ``x`` the cube efficiency); the side on roll doubles
+        within 0.1 of it unless playing on beats a pass (too good: cubeless equity > 1).
 
         With ``match_state`` (a gnubg Match ID's fields, its player on roll the position's side
         on roll): the cubeful equities of no double, double/take and double/pass — at a match
         score :class:`tawla.met.MatchCube` (also as match-winning chances), in a money game
-        :class:`MoneyCube` with the state's Jacoby rule — on the same probabilities (two rolls
-        ahead at the 2-ply levels), the efficiency of the position's class
-        (:func:`tawla.bots.cube_efficiency`); ``proper`` says the right action (no double
-        once the game is over).
+        :class:`MoneyCube` with the state's Jacoby rule — on the same probabilities, the
+        efficiency of the position's class (:func:`tawla.bots.cube_efficiency`); at a match
+        score the searching levels search 1 or 2 plies with the cube decisions of both sides
+        inside (:func:`tawla.bots.cubeful.cubeful_decision`); ``proper`` says the right
+        action (no double once the game is over).
 
         Parameters
         ----------
@@ -593,7 +599,10 @@ class Bot:
             raise UnsupportedRuleset(f"{r.name} has no doubling cube")
         self._own(position)
         if match_state is not None:
-            probs = self._ahead(position.to_array()[None], 2 if self.depth >= 2 else 1)[0]
+            at = score_state(match_state)
+            if at is not None and self.depth >= 1 and position.result() is None:  # a cubeful search
+                return cubeful_decision(position.to_array(), r, at, self.columns, self.depth, met)
+            probs = self._ahead(position.to_array()[None], 1)[0]
             d = cube_decision(probs, position.row, r, match_state, met)
             return d if position.result() is None else replace(d, may_double=False)  # a game over: no double
         if isinstance(cube_value, bool) or not isinstance(cube_value, (int, np.integer)) or cube_value < 1:

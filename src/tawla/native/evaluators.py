@@ -187,8 +187,9 @@ def cube_money(probs: np.ndarray, owner: int, efficiency: float = 0.68, jacoby: 
 
 
 def cube_match(probs: np.ndarray, met, away: int, opp_away: int, cube: int = 1, owner: int = 0,
-               crawford: bool = False, efficiency: float = 0.68) -> tuple[np.ndarray, np.ndarray]:
-    """The compiled match cube model of pre-roll columns float64[N, 6] at one score, ``met`` a
+               crawford: bool = False, efficiency: float | np.ndarray = 0.68) -> tuple[np.ndarray, np.ndarray]:
+    """The compiled match cube model of pre-roll columns float64[N, 6] at one score (the
+    efficiency one number or float64[N], one a row), ``met`` a
     :class:`tawla.met.MatchEquityTable`: float64[N, 4] (the chances of winning the match not
     doubling, doubling and the opponent taking or passing, and of the right decision) and the
     decision codes (0 no double, 1 take, 3 pass); :class:`tawla.met.MatchCube` is its twin."""

@@ -10,6 +10,7 @@ on the rollout's seed and the trials' numbers alone, so a rollout gives the same
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .. import native
+from ..bots.cube import GNUBG_EFFICIENCY
 from ..errors import FormatError, InvalidArgument
 from ..met import MatchEquityTable
 from ..rules import Ruleset
@@ -34,7 +36,7 @@ from .twin import trials_py
 
 __all__ = ["MatchTrials", "RolloutJob", "RolloutRun", "run_block", "SAVE_VERSION"]
 
-SAVE_VERSION = 1
+SAVE_VERSION = 2  # 2: cube decisions with the efficiency by position class
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,8 @@ def run_block(job: RolloutJob, b: int) -> list[BlockSums]:
     kw: dict[str, Any] = dict(first=first, trials=n, truncate=s.truncate, vr=s.variance_reduction, stop_bearoff=s.bearoff,
               stratify=s.stratify, rot=rotations(s.seed), cubeful=s.cubeful, owner=job.owner,
               decide_first=job.flip, seed=s.seed)
+    if job.ruleset.cube:  # the cube model's efficiency by position class, as at 0 ply
+        kw["efficiency_by_class"] = dataclasses.astuple(GNUBG_EFFICIENCY)
     if job.match is None:
         values, raw, plies = _trials(rows, job, ev, kw)
     else:  # rows of one cube at a time, all on the same dice

@@ -65,7 +65,9 @@ class RolloutSettings:
         End a trial once it is a race with every checker home, valued by the bear-off
         databases (exact in the two-sided one's range); False plays those out too.
     cubeful : bool
-        Cube decisions inside every trial (money play, backgammon only): the cubeful equity.
+        Cube decisions inside every trial (backgammon only; money play, or at a match score),
+        the cube efficiency by each position's class as at 0 ply
+        (:func:`tawla.bots.cube.cube_efficiency`): the cubeful equity.
     seed : int
         The dice: the same seed, the same result, however the trials are split.
     stratify : int

@@ -16,7 +16,7 @@ import dataclasses
 import numpy as np
 
 from .. import native
-from ..bots.cube import MoneyCube
+from ..bots.cube import CubeEfficiency, MoneyCube, cube_efficiency
 from ..core.results import ResultKind
 from ..evaluation.board import race_mask, sides
 from ..evaluation.features import N_HAND
@@ -304,10 +304,16 @@ def _stops(row, kind, r, s) -> bool:
     return s["stop_race"] or (s["stop_bearoff"] and _all_home(row, r))
 
 
-def _decide(col: np.ndarray, owner: int, s) -> tuple[int, float]:
+def _efficiency(row: np.ndarray, s) -> float:
+    """``tw_ro_efficiency``: the cube efficiency at ``row`` for its side on roll."""
+    if s["by_class"] is None:
+        return s["efficiency"]
+    return float(cube_efficiency(row[None], s["ruleset"], CubeEfficiency(*s["by_class"]))[0])
+
+
+def _decide(col: np.ndarray, owner: int, s, x: float) -> tuple[int, float]:
     """``tw_cube_decide`` on :class:`MoneyCube`."""
-    mc = MoneyCube.from_probabilities(col, owner, jacoby=s["jacoby"],
-                                      beaver=s["beaver"], efficiency=s["efficiency"])
+    mc = MoneyCube.from_probabilities(col, owner, jacoby=s["jacoby"], beaver=s["beaver"], efficiency=x)
     nd, dt = mc.no_double, mc.double_take
     doubled = min(dt, 1.0)
     if owner == -1 or not doubled > nd:
@@ -324,20 +330,21 @@ def _score(s, side: int, c: float, owner: int) -> ScoreState:
                       0 if owner < 0 else (1 if owner == side else -1), s["crawford"])
 
 
-def _decide_at(col, side: int, c: float, owner: int, decide: bool, s) -> tuple[int, float]:
-    """``tw_ro_decide``: the decision of ``side`` and its value (money: per unit of cube; a
-    match: 2 MWC - 1); ``decide`` False: not doubling."""
+def _decide_at(row, col, side: int, c: float, owner: int, decide: bool, s) -> tuple[int, float]:
+    """``tw_ro_decide``: the decision of ``side`` (on roll at ``row``) and its value (money:
+    per unit of cube; a match: 2 MWC - 1); ``decide`` False: not doubling."""
     rel = 0 if owner < 0 else (1 if owner == side else -1)
+    x = _efficiency(row, s)
     if s["no_cube"]:
         sc = _score(s, side, c, owner)
         emg = cubeless_equity(np.clip(col[1:6], 0.0, 1.0), sc, s["met"])
         return NO_DOUBLE, 2 * emg_to_mwc(emg, sc, s["met"]) - 1
     if s["match"] is None:
         if decide:
-            return _decide(col, rel, s)
+            return _decide(col, rel, s, x)
         return NO_DOUBLE, MoneyCube.from_probabilities(col, rel, jacoby=s["jacoby"], beaver=s["beaver"],
-                                                       efficiency=s["efficiency"]).no_double
-    m = MatchCube.from_probabilities(np.clip(col[1:6], 0.0, 1.0), _score(s, side, c, owner), s["efficiency"], s["met"])
+                                                       efficiency=x).no_double
+    m = MatchCube.from_probabilities(np.clip(col[1:6], 0.0, 1.0), _score(s, side, c, owner), x, s["met"])
     d, v = NO_DOUBLE, m.no_double_mwc
     doubled = min(m.double_take_mwc, m.double_pass_mwc)
     if decide and m.may_double and doubled >= m.no_double_mwc:
@@ -352,11 +359,11 @@ def _match_end(s, side: int, c: float, pts: float) -> float:
     return 2 * (sc.me(won, 0, s["met"]) if pts > 0 else sc.me(0, won, s["met"])) - 1
 
 
-def _match_after(s, side: int, c: float, owner: int, kind: int, col, meq: float) -> float:
-    """``tw_ro_match_after``: the value for ``side`` after it moved."""
+def _match_after(s, side: int, c: float, owner: int, kind: int, child, col, meq: float) -> float:
+    """``tw_ro_match_after``: the value for ``side`` after it moved (to ``child``)."""
     if kind != PLAY:
         return _match_end(s, side, c, meq)
-    return -_decide_at(col, side ^ 1, c, owner, True, s)[1]
+    return -_decide_at(child, col, side ^ 1, c, owner, True, s)[1]
 
 
 def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarray, np.ndarray, int]:
@@ -374,7 +381,7 @@ def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarr
             stop = True
             break
         if live and not s["no_cube"] and (ply > 0 or s["decide_first"]) and not (owner >= 0 and owner != side):
-            d, v = _decide_at(cur_col, side, c, owner, True, s)
+            d, v = _decide_at(cur, cur_col, side, c, owner, True, s)
             if d == PASS:
                 cf, live = ((v if side == 0 else -v) if s["match"] is not None else (c if side == 0 else -c)), False
             elif d == TAKE:
@@ -391,7 +398,7 @@ def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarr
                     got = _move(cur, (e1, e2), r, ev0)
                     mean += w * got[5].astype(np.float64)
                     mean_eq += w * got[6]
-                    m = _match_after(s, side, c, owner, got[0], got[2], got[6]) if by_match else 0.0
+                    m = _match_after(s, side, c, owner, got[0], got[1], got[2], got[6]) if by_match else 0.0
                     mean_m += w * m
                     if (e1, e2) == dice:
                         keep, keep_m = got, m
@@ -422,7 +429,7 @@ def _trial(row, rv, t: int, r: Ruleset, ev: TrialEvaluator, s) -> tuple[np.ndarr
     if stop:
         mo, meq = cur_out.copy(), float(cur_col[0])
         if live:
-            _, ce = _decide_at(cur_col, side, c, owner, ply > 0 or s["decide_first"], s)
+            _, ce = _decide_at(cur, cur_col, side, c, owner, ply > 0 or s["decide_first"], s)
             cf = (ce if side == 0 else -ce) if s["match"] is not None else (c if side == 0 else -c) * ce
     else:
         ply += 1
@@ -449,13 +456,14 @@ def trials_py(rows: np.ndarray, r: Ruleset, ev: TrialEvaluator, *, first: int = 
               truncate: int = 0, vr: bool = False, stop_bearoff: bool = True, stop_race: bool = False,
               stratify: int = 2, rot=(0, 0), cubeful: bool = False, efficiency: float = 0.68,
               jacoby: bool = False, beaver: bool = False, owner: int = 0, decide_first: bool = False,
-              match: tuple | None = None, seed: int = 0):
+              match: tuple | None = None, efficiency_by_class: tuple | None = None, seed: int = 0):
     """What :func:`tawla.native.rollout_trials` returns with ``raw=True``, in Python: (values,
     raw values, plies) of trials ``first .. first + trials - 1`` of each row (valid pre-roll
     rows of ``r``, games not over); ``match`` as the compiled loop takes it."""
     s = dict(truncate=truncate, vr=vr, stop_bearoff=stop_bearoff, stop_race=stop_race, stratify=stratify,
              rot=tuple(rot), cubeful=cubeful, efficiency=efficiency, jacoby=jacoby, beaver=beaver, owner=owner,
-             decide_first=decide_first, match=match, seed=seed, no_cube=False)
+             decide_first=decide_first, match=match, seed=seed, no_cube=False, ruleset=r,
+             by_class=None if efficiency_by_class is None else tuple(float(v) for v in efficiency_by_class))
     if match is not None:
         pre, post, away, opp_away, cube, crawford = match
         s.update(met=MatchEquityTable("trials", 64, np.asarray(pre, np.float64), np.asarray(post, np.float64)),
