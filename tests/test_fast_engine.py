@@ -1,4 +1,4 @@
-"""The fast (Cython) engine against the reference engine (issue 4).
+"""The fast (Cython) engine against the reference engine.
 
 Differential tests, every ruleset and option set: for each (position, roll) pair the set of
 children of ``tawla.expand_all_rolls`` (fast) must equal what the reference engine gives

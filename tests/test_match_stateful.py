@@ -1,4 +1,4 @@
-"""Random adversaries against the server engine (issue 7).
+"""Random adversaries against the server engine.
 
 * A Hypothesis rule-based state machine fires any action, as either player (or as no
   player at all), at any time, across every ruleset and house: no illegal move and no

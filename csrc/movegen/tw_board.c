@@ -1,6 +1,6 @@
 /*
  * Board geometry tables, one side in its own numbering, and the validation of packed rows
- * (the checks of tawla.position._validate, once per row of a batch).
+ * (the checks of tawla.rules.validation.validate_row, once per row of a batch).
  */
 #include "tw_board.h"
 

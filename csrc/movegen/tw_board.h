@@ -28,7 +28,7 @@ typedef struct {
 
 void tw_geo_init(tw_geo *g, int same, int pins);
 
-/* 0 when the row is a valid position (tawla.position._validate), else a reason code */
+/* 0 when the row is a valid position (tawla.rules.validation.validate_row), else a reason code */
 int tw_validate(const tw_params *P, const uint8_t *b);
 const char *tw_invalid_reason(int code);
 /* first invalid row of n (row stride TW_W) and its reason, or -1 */
@@ -102,7 +102,7 @@ TW_INLINE uint32_t tw_me_mask(const uint8_t *b) {
     return (~tw_eq_mask24(b, 0, 0) & TW_BITS_1_24) | (b[25] ? 1u << 25 : 0u);
 }
 
-/* The row seen from the other seat (what tawla.position._flip_row computes). */
+/* The row seen from the other seat (what tawla.core.geometry.flip_row computes). */
 TW_INLINE void tw_flip(const tw_geo *g, const uint8_t *src, uint8_t *dst) {
     uint32_t me = 0, op = 0, bits, pinned_opp;
     int p;

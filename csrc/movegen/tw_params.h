@@ -26,7 +26,7 @@
 #define TW_SCORE_MARS 1
 #define TW_SCORE_CHECKERS_LEFT 2
 
-/* result kinds (tawla.playout.KINDS) */
+/* result kinds (tawla.core.results.KINDS) */
 #define TW_K_SINGLE 0
 #define TW_K_GAMMON 1
 #define TW_K_BACKGAMMON 2

@@ -1,7 +1,7 @@
 /*
  * Turns step by step: the canonical step sequences of every legal move (Position.legal_moves),
  * and step-by-step play (RULES.md 1.3): the legal next steps of a partial turn and the final
- * positions it can still reach (tawla.moves.legal_steps, Match._completions).
+ * positions it can still reach (tawla.turn.legal_steps, tawla.match.turns.TurnsMixin._finals).
  *
  * A next step is legal when after it the turn can still count M dice, M being the maximum of
  * 1.4's len' over the whole turn (D17: a game end with mover checkers on the board counts every
@@ -122,7 +122,7 @@ static int tw_best_length(tw_turn *T, const tw_state *s, int nh, int nl) {
     return best;
 }
 
-/* The legal next single steps from s (after `used` dice), in tawla.moves.legal_steps' order
+/* The legal next single steps from s (after `used` dice), in tawla.turn.legal_steps' order
    (dice high to low, from-points high to low), from the points in `from` only. */
 static int tw_next_single(tw_turn *T, const tw_state *s, int nh, int nl, int used, uint32_t from, tw_opt *out) {
     tw_ctx *c = &T->c;

@@ -41,7 +41,7 @@ int tw_turn_play(tw_turn *T, int a, int b, int d);
 /* the legal next single steps (out[TW_MAX_STEPS]); returns how many */
 int tw_turn_singles(tw_turn *T, tw_step *out);
 /* singles as tw_turn_singles, and the one-checker combined steps (combined[TW_MAX_PATHS],
-   *nc of them) in tawla.moves.legal_steps' order; returns the number of singles */
+   *nc of them) in tawla.turn.legal_steps' order; returns the number of singles */
 int tw_turn_steps(tw_turn *T, tw_step *singles, tw_path *combined, int *nc);
 /* every legal final row reachable from the hops played, with its first continuation, into
    T->c.rec (steps[0..nsteps-1]); a pass gives the row itself; returns 0 on OOM */

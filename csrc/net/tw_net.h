@@ -13,7 +13,7 @@
  *              where a blot can be hit or pinned)
  *   [112, 136) point p: the side's checker there is pinned (Mahbusa, RULES.md 4.2), 0 or 1
  *   136        the side's start lock holds (RULES.md 5.3, 6.3), 0 or 1
- * tawla.evaluation.net_inputs computes the same in numpy (tests compare the two).
+ * tawla.evaluation.net.net_inputs computes the same in numpy (tests compare the two).
  *
  * Outputs (TW_NET_NO sigmoids, for the side to move): backgammon, adi, mahbusa, Saharat: win,
  * win gammon (mars), win backgammon, lose gammon, lose backgammon (unconditional, the last two

@@ -72,7 +72,7 @@ static void tw_ro_score(const tw_ro_settings *S, int side, double c, int owner, 
     sc->crawford = S->crawford;
 }
 
-/* The cube efficiency at a backgammon row, for its side on roll (tawla.bots.cube_efficiency). */
+/* The cube efficiency at a backgammon row, for its side on roll (tawla.bots.cube.cube_efficiency). */
 static double tw_ro_efficiency(const tw_params *P, const tw_ro_settings *S, const uint8_t *row) {
     const tw_cube_efficiency *e = &S->eff;
     int me[26], opp[26], p, pips = 0;

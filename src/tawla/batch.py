@@ -73,7 +73,7 @@ def expand(positions: npt.ArrayLike, dice: npt.ArrayLike, *, ruleset: RulesetLik
     Parameters
     ----------
     positions : uint8[N, PACKED_WIDTH]
-        Each row seen from its player to move (:mod:`tawla.layout`).
+        Each row seen from its player to move (:mod:`tawla.core.layout`).
     dice : uint8[N, 2]
         The roll for each row.
     ruleset : Ruleset or str

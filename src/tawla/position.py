@@ -3,7 +3,7 @@
 Numbering (RULES.md §1.1): points 1..24 in the on-roll player's numbering (24
 farthest from his home), 25 = bar, 0 = off. The opponent's checkers are given in
 the **on-roll player's** numbering too. The packed-row layout is documented in
-:mod:`tawla.layout`.
+:mod:`tawla.core.layout`.
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ class Position:
 
     @classmethod
     def from_array(cls, row: np.ndarray | bytes | Iterable[int], ruleset: RulesetLike) -> Position:
-        """Build a position from a packed row (``uint8[PACKED_WIDTH]``, :mod:`tawla.layout`).
+        """Build a position from a packed row (``uint8[PACKED_WIDTH]``, :mod:`tawla.core.layout`).
 
         Raises
         ------
@@ -281,7 +281,7 @@ class Position:
         return self._row
 
     def to_array(self) -> np.ndarray:
-        """The packed row, ``uint8[PACKED_WIDTH]`` (layout: :mod:`tawla.layout`)."""
+        """The packed row, ``uint8[PACKED_WIDTH]`` (layout: :mod:`tawla.core.layout`)."""
         return np.frombuffer(self._row, dtype=np.uint8).copy()
 
     def id(self) -> str:

@@ -46,7 +46,7 @@ def load_w1(ruleset="backgammon") -> np.ndarray:
 def workload(name: str, ruleset, n_positions: int = 2000, seed: int = 2024) -> np.ndarray:
     """The positions of a workload (``W1`` or ``W2``) for a ruleset: ``uint8[N, 56]``.
 
-    W2 is ``n_positions`` positions met in seeded random games (:func:`tawla.random_positions`).
+    W2 is ``n_positions`` positions met in seeded random games (:func:`tawla.batch.random_positions`).
     """
     if name.upper() == "W1":
         return load_w1(ruleset)

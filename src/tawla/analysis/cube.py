@@ -1,7 +1,7 @@
 """Cube analysis: every turn where the player on roll could double, put through the cube
 model — money sessions :class:`tawla.bots.MoneyCube`, matches :class:`tawla.met.MatchCube` at
 the game's score (both Janowski's cubeful equities, GNU Backgammon's 0-ply model, with the
-cube efficiency of the position's class, :func:`tawla.bots.cube_efficiency`) — on the
+cube efficiency of the position's class, :func:`tawla.bots.cube.cube_efficiency`) — on the
 cubeless pre-roll probabilities of the evaluator that ranks the checker plays.
 
 A turn is a cube decision (RULES.md §2.3) when the game has a cube, it is not the game's

@@ -561,7 +561,7 @@ class Bot:
         on roll): the cubeful equities of no double, double/take and double/pass — at a match
         score :class:`tawla.met.MatchCube` (also as match-winning chances), in a money game
         :class:`MoneyCube` with the state's Jacoby rule — on the same probabilities, the
-        efficiency of the position's class (:func:`tawla.bots.cube_efficiency`); at a match
+        efficiency of the position's class (:func:`tawla.bots.cube.cube_efficiency`); at a match
         score the searching levels search 1 or 2 plies with the cube decisions of both sides
         inside (:func:`tawla.bots.cubeful.cubeful_decision`); ``proper`` says the right
         action (no double once the game is over).

@@ -74,7 +74,7 @@ def t31_distribution(rows: np.ndarray, r, contact=None) -> np.ndarray:
     ------
     tawla.errors.ConfigError
         A contact model that gives no distribution (neither a
-        :class:`~tawla.evaluation.NetEvaluator` nor the no-hit model).
+        :class:`~tawla.evaluation.net.NetEvaluator` nor the no-hit model).
     """
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
     model = CONTACT_MODELS[r.name] if contact is None else contact

@@ -166,7 +166,7 @@ def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True, contact: Eval
         which are then read without validation; ``r`` must then be a Ruleset.
     contact : Evaluator, optional
         The contact model to use instead of the ruleset's in :data:`CONTACT_MODELS` (for
-        example a :class:`~tawla.evaluation.NetEvaluator`); game ends and races are routed as
+        example a :class:`~tawla.evaluation.net.NetEvaluator`); game ends and races are routed as
         always.
 
     Returns

@@ -375,7 +375,7 @@ class MatchCube(CubeDecision):
         state : ScoreState
         efficiency : float
             The cube efficiency ``x`` in [0, 1] (by position class:
-            :func:`tawla.bots.cube_efficiency`).
+            :func:`tawla.bots.cube.cube_efficiency`).
         met : MatchEquityTable, optional
             The table (default Kazaross-XG2).
 

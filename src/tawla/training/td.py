@@ -1,4 +1,4 @@
-"""TD(0) self-play training of a :class:`~tawla.evaluation.NetEvaluator`, in chunks of games run
+"""TD(0) self-play training of a :class:`~tawla.evaluation.net.NetEvaluator`, in chunks of games run
 by the compiled trainer (``csrc/train/tw_net_train.c``), with checkpoints and a learning curve.
 
 Each chunk of ``chunk`` games has its own dice seed (from the run's seed and the chunk's
