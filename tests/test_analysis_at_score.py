@@ -14,6 +14,8 @@ import pytest
 from tawla import Bot, Position
 from tawla.analysis.evaluators import EngineEvaluator, SearchEvaluator
 from tawla.analysis.files import analyze_file
+from tawla.analysis.html_report import write_html
+from tawla.analysis.cube import player_totals
 from tawla.analysis.report import players_across, to_json
 from tawla.errors import InvalidArgument
 from tawla.formats.gnubg import MatchState
@@ -52,7 +54,7 @@ def test_tawla31_match_plays_are_ranked_by_match_winning_chance():
     assert checked == 25
 
 
-def test_the_loss_in_both_units_reaches_the_reports():
+def test_the_loss_in_both_units_reaches_the_reports(tmp_path):
     bg, t31 = _analysed("sample_backgammon.mat"), _analysed("sample_tawla31.mat")
     t, seen = default_met(), 0
     for g in bg.games:
@@ -66,20 +68,32 @@ def test_the_loss_in_both_units_reaches_the_reports():
     data = json.loads(to_json([bg, t31], EngineEvaluator()))
     for m in data["matches"]:
         for s in m["player_stats"]:
-            assert s["checker_error_mwc"] > 0 and s["checker_rate_mwc"] == pytest.approx(
-                s["checker_error_mwc"] / s["unforced"])
+            assert s["checker_error_mwc"] > 0 and s["unforced_mwc"] == s["unforced"]
+            assert s["checker_rate_mwc"] == pytest.approx(s["checker_error_mwc"] / s["unforced"])
         assert all("mwc_loss" in x for g in m["games"] for x in g["decisions"])
+    page = tmp_path / "r.html"
+    write_html(page, [bg, t31], EngineEvaluator())
+    assert "match-winning chance lost (per move)" in page.read_text()
     across = {(p["name"], p["ruleset"]): p for p in players_across([bg, t31, t31])}
     a = across[("tawla A", "tawla31")]
     assert a["files"] == 2 and a["checker_rate_mwc"] == pytest.approx(a["checker_error_mwc"] / a["unforced"])
+    money = analyze_file(_money_copy(tmp_path), evaluator=EngineEvaluator())  # a money session beside the match
+    b = {p["name"]: p for p in players_across([bg, money]) if p["ruleset"] == "backgammon"}["tawla A"]
+    alone = next(s for s in player_totals(bg) if s["name"] == "tawla A")
+    assert b["unforced"] > b["unforced_mwc"] == alone["unforced_mwc"]
+    assert b["checker_rate_mwc"] == pytest.approx(alone["checker_rate_mwc"])  # the money plays do not count
+
+
+def _money_copy(folder: Path) -> Path:
+    """The backgammon sample as a money session (the same games without a match length)."""
+    path = folder / "money.mat"
+    path.write_text((DATA / "sample_backgammon.mat").read_text().replace(" 3 point match", " 0 point match"))
+    return path
 
 
 def test_money_plays_keep_their_points(tmp_path):
     """The same games without a match length: points lost, no chance of a match."""
-    text = (DATA / "sample_backgammon.mat").read_text().replace(" 3 point match", " 0 point match")
-    path = tmp_path / "money.mat"
-    path.write_text(text)
-    rep = analyze_file(path, evaluator=EngineEvaluator())
+    rep = analyze_file(_money_copy(tmp_path), evaluator=EngineEvaluator())
     assert rep.match_length == 0
     plays = [d for g in rep.games for d in g.decisions]
     assert any(d.equity_loss > 0 for d in plays) and all(d.mwc_loss is None for d in plays)
@@ -94,6 +108,7 @@ def test_the_search_at_the_score_takes_a_tawla_score():
     children = np.stack([np.frombuffer(pos.play(m).row, np.uint8) for m in pos.legal_moves((5, 2))]).copy()
     want = Bot("tawla31", "net1").values_at_score(children, MatchState(match_length=11, score=(8, 6)))[0]
     assert np.array_equal(SearchEvaluator("net1").values_at_score(children, "tawla31", (3, 5)), want)
+    assert np.array_equal(SearchEvaluator("net1").values_at_score(children, "tawla31", (np.int64(3), 5)), want)
     for bad in ((0, 5), (3, 99), (3,)):
         with pytest.raises(InvalidArgument):
             Bot("tawla31", "net1").values_at_score(children, bad)

@@ -110,6 +110,34 @@ def test_the_compiled_model_takes_an_efficiency_a_row():
     a, _ = native.cube_match(cols, T, 5, 3, efficiency=np.array([0.5, 0.68, 0.9]))
     for i, x in enumerate((0.5, 0.68, 0.9)):
         assert list(a[i]) == list(native.cube_match(cols[i:i + 1], T, 5, 3, efficiency=x)[0][0])
-    for bad in (np.array([0.5, 0.6]), np.array([0.5, 1.2, 0.5]), np.zeros((3, 1))):
+    for bad in (np.array([0.5, 0.6]), np.array([0.5, 1.2, 0.5]), np.zeros((3, 1)), "abc", [0.5, None, 0.5]):
         with pytest.raises(InvalidArgument):
             native.cube_match(cols, T, 5, 3, efficiency=bad)
+
+
+@pytest.mark.skipif(not native.available("rollout"), reason="the compiled engine is not built")
+def test_the_trial_loop_refuses_malformed_cube_settings():
+    from tawla.rollout.evaluator import trial_evaluator
+    ev = trial_evaluator(BG, "net0")
+    rows = POS.to_array()[None]
+    for kw in (dict(efficiency_by_class="abcdef"), dict(efficiency_by_class=(0.68, float("nan"), 0, 0.6, 0.7, 0.6)),
+               dict(efficiency_by_class=(0.68, 0.55, 0.00125, 0.7, 0.6, 0.6)), dict(match=(1, 2, 3)), dict(match="x")):
+        with pytest.raises(InvalidArgument):
+            native.rollout_trials(rows, BG, ev.contact, **ev.compiled_args(), cubeful=True, **kw)
+
+
+def test_the_cube_command_and_service_at_net1_search(capsys):
+    """``tawla cube --level net1`` (and ``POST /v1/cube``) at a match score: the bot's cubeful
+    1-ply decision, as ``tawla analyze --level net1`` takes; money: the model a roll ahead."""
+    from tawla.bots.policies import cube_analysis
+    from tawla.cli import main
+    ms = MatchState(match_length=7, score=(2, 4))
+    probs, d = cube_analysis(POS, ms, "net1")
+    assert d == Bot(BG, "net1").cube_action(POS, match_state=ms)
+    assert list(probs) == pytest.approx(list(Bot(BG, "net0").preroll(POS)))
+    assert main(["cube", "sNvBATDYc+ABMA", "--length", "7", "--score", "2-4", "--level", "net1", "--json"]) == 0
+    import json
+    out = json.loads(capsys.readouterr().out)
+    assert out["no_double_mwc"] == pytest.approx(d.no_double_mwc, abs=1e-6)
+    money = MatchState(match_length=0)
+    assert cube_analysis(POS, money, "net1")[1] == Bot(BG, "net0").cube_action(POS, match_state=money)

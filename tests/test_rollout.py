@@ -15,6 +15,7 @@ import pytest
 
 import tawla
 from tawla import native
+from tawla.analysis.rollouts import AT_SCORE
 from tawla.bots.cube import MoneyCube
 from tawla.cli import main
 from tawla.errors import FormatError, InvalidArgument, InvalidDice, InvalidPosition
@@ -280,18 +281,22 @@ def test_positions_file_to_json_lines_with_save_and_resume(tmp_path, capsys):
 @compiled
 def test_analyze_rolls_out_each_players_worst_plays(capsys, tmp_path):
     html = tmp_path / "r.html"
-    assert main(["analyze", "--rollout-worst", "1", "--trials", "36", "--truncate", "2", "--json", "--no-progress",
+    assert main(["analyze", "--rollout-worst", "1", "--trials", "36", "--json", "--no-progress",
                  "--workers", "1", "--html", str(html)]) == 0
     out = json.loads(capsys.readouterr().out)
     for m in out["matches"]:
         assert len(m["rollouts"]) == 2 and {e["player"] for e in m["rollouts"]} == set(m["players"])
         for e in m["rollouts"]:
             assert {p["play"] for p in e["plays"]} == {e["played"], e["best"]} and e["trials"] == 36
-            assert e["rollout_loss_se"] > 0 and e["equity_kind"] == "cubeless"  # the samples are matches
+            assert e["rollout_loss_se"] > 0 and e["equity_kind"] == AT_SCORE  # the samples are matches
+            by = {p["play"]: p for p in e["plays"]}
+            assert e["rollout_loss"] == pytest.approx(by[e["best"]]["emg"] - by[e["played"]]["emg"])
     assert "Worst plays rolled out" in html.read_text()
     assert main(["analyze", "--rollout-worst", "1", "--trials", "36", "--truncate", "1", "--no-progress",
                  "--workers", "1"]) == 0
-    assert "by rollout" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "by rollout (EMG at the score" in text  # backgammon truncated; Tawla 31 refuses truncation at a score
+    assert "not rolled out (InvalidArgument: a Tawla 31 rollout at a match score plays every trial" in text
     assert main(["analyze", "--rollout-worst", "1", "--no-eval", "--no-progress"]) == 2
 
 

@@ -73,7 +73,8 @@ def test_adi_at_the_score():
     assert [p.score_value for p in ro.plays] == pytest.approx(list(play_values_by_mars(opp, "adi", 2, 4)))
     whole = rollout(adi, trials=324, seed=2, match_state=state)
     other = play_values_by_mars(_cols(whole.result)[None], "adi", 4, 2)[0]
-    assert whole.cube is None and whole.mwc == pytest.approx(1 - (other + 1) / 2)
+    assert whole.cube is None and whole.mwc == pytest.approx(1 - (other + 1) / 2)  # linear: the same mean
+    assert whole.mwc_se > 0 and all(p.score_se > 0 for p in ro.plays)  # each trial valued at the score
     assert 0 < whole.mwc < 1 and variant_met("adi").mwc(2, 4) > 0.5
 
 
@@ -275,3 +276,21 @@ def test_the_trials_cube_efficiency_by_position_class_is_the_twins(match):
     np.testing.assert_allclose(araw, braw, atol=1e-6)
     flat = native.rollout_trials(rows, BG, ev.contact, **ev.compiled_args(), **{**kw, "efficiency_by_class": None})[0]
     assert not np.allclose(flat[:2, :, 6], a[:2, :, 6])  # the races decide with their own efficiency
+
+
+@compiled
+def test_a_game_that_ends_with_the_cube_turned_is_the_twins():
+    """Bear-offs played out at a score, the cube on 2: each trial worth the table after its
+    game at that cube (the twin once refused a centred-looking cube above 1 here)."""
+    late = Position.from_points(BG, {1: 2, 2: 2, 3: 1}, {24: 2, 23: 2, 22: 1})
+    rows = np.frombuffer(late.row, np.uint8)[None].copy()
+    ev, t = trial_evaluator(BG, "net0"), default_met()
+    kw = dict(first=0, trials=12, vr=False, seed=2, cubeful=True, stop_bearoff=False, owner=-1,
+              match=(t.pre, t.post, 4, 3, 2, False), efficiency_by_class=dataclasses.astuple(GNUBG_EFFICIENCY))
+    a, araw, ap = native.rollout_trials(rows, BG, ev.contact, raw=True, **ev.compiled_args(), **kw)
+    b, braw, bp = trials_py(rows, BG, ev, **kw)
+    np.testing.assert_array_equal(ap, bp)
+    np.testing.assert_allclose(a, b, atol=1e-6)
+    sc = ScoreState(5, 4, 3, cube=2, owner=-1)
+    ends = {round(2 * sc.me(2, 0, t) - 1, 9), round(2 * sc.me(0, 2, t) - 1, 9)}
+    assert set(np.round(a[0, :, 6], 9)) == ends  # the mover wins some, loses some, at 2 points each

@@ -126,7 +126,10 @@ def cube_match(const double[:, ::1] probs, pre, post, int away, int opp_away, in
     cdef Py_ssize_t i, n = probs.shape[0]
     if probs.shape[1] != 6:
         raise InvalidArgument(f"probs must be float64[N, 6], not {probs.shape[1]} columns")
-    xa = np.asarray(efficiency, dtype=np.float64)
+    try:
+        xa = np.asarray(efficiency, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidArgument(f"the efficiency must be a number or float64[{n}], not {efficiency!r}") from None
     if xa.ndim > 1 or (xa.ndim == 1 and xa.shape[0] != n):
         raise InvalidArgument(f"the efficiency must be one number or one a row (float64[{n}]), not of shape {xa.shape}")
     xs = np.ascontiguousarray(np.broadcast_to(xa, (n,)))
@@ -237,14 +240,20 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
         raise InvalidArgument(f"owner must be -1, 0 or 1, not {owner}")
     if cubeful and params.p.scoring != TW_SCORE_CUBE:
         raise InvalidArgument("cube decisions need the cube's scoring (backgammon)")
+    if match is not None and (not isinstance(match, tuple) or len(match) != 6):
+        raise InvalidArgument("match is (pre, post, away, opp_away, cube, crawford)")
     no_cube = match is not None and match[4] == 0
     S.truncate, S.vr, S.stop_bearoff, S.stop_race = truncate, vr, stop_bearoff, stop_race
     S.stratify, S.rot[0], S.rot[1] = stratify, int(rot[0]), int(rot[1])
     S.cubeful, S.owner, S.seed, S.decide_first = cubeful, owner, seed, decide_first
     S.cube = _money(efficiency, jacoby, beaver)
     if efficiency_by_class is not None:
-        e = tuple(float(v) for v in efficiency_by_class)
-        if len(e) != 6 or not all(0.0 <= v <= 1.0 for v in (e[0], e[3], e[4], e[5])) or not e[3] <= e[4]:
+        try:
+            e = tuple(float(v) for v in efficiency_by_class)
+        except (TypeError, ValueError):
+            raise InvalidArgument(f"efficiency_by_class takes six numbers, not {efficiency_by_class!r}") from None
+        if (len(e) != 6 or not all(np.isfinite(e)) or not all(0.0 <= v <= 1.0 for v in (e[0], e[3], e[4], e[5]))
+                or not e[3] <= e[4]):
             raise InvalidArgument(f"efficiency_by_class takes six numbers (efficiencies within [0, 1]), not {e}")
         S.by_class = 1
         S.eff.contact, S.eff.race_base, S.eff.race_per_pip = e[0], e[1], e[2]

@@ -250,8 +250,9 @@ def player_totals(rep) -> list[dict]:
         (checker + cube, points) and ``overall_rate`` (points per unforced play and close
         cube decision). Rates are None with nothing to divide by; x 1000 they are mEMG.
         ``cube_analysed`` is whether any game of the report had its cube decisions analysed.
-        In a match ``checker_error_mwc`` (the match-winning chance the unforced plays lost)
-        and ``checker_rate_mwc`` (per unforced play); None where no play was valued at a score.
+        In a match ``checker_error_mwc`` (the match-winning chance the unforced plays lost),
+        ``unforced_mwc`` (the unforced plays valued at a score) and ``checker_rate_mwc`` (per
+        such play); None (0 plays) where no play was valued at a score.
     """
     out = []
     analysed = any(g.cube_counts is not None for g in rep.games)
@@ -266,9 +267,10 @@ def player_totals(rep) -> list[dict]:
         cube = sum(e["error"] for e in errors)
         lost = [g.decisions.mwc_loss_total(player, unforced=True) for g in rep.games]
         mwc = sum(x for x in lost if x is not None) if any(x is not None for x in lost) else None
+        at_score = sum(g.decisions.count_mwc(player, unforced=True) for g in rep.games)
         d = {"name": rep.player_name(player), "plays": plays, "unforced": unforced, "checker_error": checker,
-             "checker_rate": _rate(checker, unforced), "checker_error_mwc": mwc,
-             "checker_rate_mwc": None if mwc is None else _rate(mwc, unforced), "cube_analysed": analysed, "cube_decisions": decisions,
+             "checker_rate": _rate(checker, unforced), "checker_error_mwc": mwc, "unforced_mwc": at_score,
+             "checker_rate_mwc": None if mwc is None else _rate(mwc, at_score), "cube_analysed": analysed, "cube_decisions": decisions,
              "close_cube": close, "doubles": acted.count("double"), "takes": acted.count("take"),
              "drops": acted.count("drop")}
         for kind in KINDS:

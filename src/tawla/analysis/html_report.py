@@ -207,19 +207,25 @@ def _milli(rate: float | None) -> str:
     return _num(None if rate is None else 1000 * rate)
 
 
+def _mwc(rate: float | None) -> str:
+    return "—" if rate is None else f"{100 * rate:.2f}%"
+
+
 def _player_table(stats: list[dict]) -> list[str]:
     cube = any(s["cube_analysed"] for s in stats)
+    mwc = any(s.get("checker_rate_mwc") is not None for s in stats)
     extra = ("<th>cube decisions (close)</th><th>cube error total (points)</th><th>cube error rate (mEMG per "
              "decision)</th><th>overall rate (mEMG per decision)</th><th>overall rating</th>") if cube else ""
     out = ["<table class=\"players\"><thead><tr><th>player</th><th>plays</th><th>unforced</th><th>best</th>"
-           "<th>error total (points)</th><th>error rate (mEMG per move)</th><th>rating</th>"
-           f"{extra}</tr></thead><tbody>"]
+           "<th>error total (points)</th><th>error rate (mEMG per move)</th>"
+           + ("<th>match-winning chance lost (per move)</th>" if mwc else "") + f"<th>rating</th>{extra}</tr></thead><tbody>"]
     for s in stats:
         cells = (f"<td>{s['cube_decisions']} ({s['close_cube']})</td><td>{s['cube_error']:.3f}</td>"
                  f"<td>{_milli(s['cube_rate'])}</td><td>{_milli(s['overall_rate'])}</td>"
                  f"<td>{_e(s['overall_rating'])}</td>") if cube else ""
         out.append(f"<tr><td>{_e(s['name'])}</td><td>{s['plays']}</td><td>{s['unforced']}</td><td>{s['best']}</td>"
-                   f"<td>{s['error_total']:.3f}</td><td>{_num(s['milli'])}</td><td>{_e(s['rating'])}</td>{cells}</tr>")
+                   f"<td>{s['error_total']:.3f}</td><td>{_num(s['milli'])}</td>"
+                   + (f"<td>{_mwc(s.get('checker_rate_mwc'))}</td>" if mwc else "") + f"<td>{_e(s['rating'])}</td>{cells}</tr>")
     out.append("</tbody></table>")
     return out
 

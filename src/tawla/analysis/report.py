@@ -80,7 +80,8 @@ def players_across(reports) -> list[dict]:
     for acc in out.values():
         unforced, close = acc.get("unforced", 0), acc.get("close_cube", 0)
         acc["checker_rate"] = acc.get("checker_error", 0.0) / unforced if unforced else None
-        acc["checker_rate_mwc"] = acc["checker_error_mwc"] / unforced if unforced and "checker_error_mwc" in acc else None
+        at_score = acc.get("unforced_mwc", 0)
+        acc["checker_rate_mwc"] = acc["checker_error_mwc"] / at_score if at_score and "checker_error_mwc" in acc else None
         acc["cube_rate"] = acc.get("cube_error", 0.0) / close if close else None
         acc["overall_rate"] = acc.get("overall_error", 0.0) / (unforced + close) if unforced + close else None
     return [out[k] for k in sorted(out)]
@@ -112,8 +113,9 @@ def _player_rows(rep):
         best = sum(g.decisions.count_best(player) for g in rep.games)
         loss = sum(g.decisions.loss_total(player, unforced=True) for g in rep.games)
         lost = [x for x in (g.decisions.mwc_loss_total(player, unforced=True) for g in rep.games) if x is not None]
+        at_score = sum(g.decisions.count_mwc(player, unforced=True) for g in rep.games)
         unforced = plays - forced
-        mwc = (sum(lost) / unforced if unforced else 0.0) if lost else None
+        mwc = (sum(lost) / at_score if at_score else 0.0) if lost else None
         yield rep.player_name(player), plays, forced, best, loss / unforced if unforced else 0.0, mwc
 
 

@@ -232,13 +232,21 @@ class Plays(Sequence):
         x = self._mwc[i] if self._mwc is not None else math.nan
         return None if math.isnan(x) else x
 
+    def _mwc_losses(self, player: int | None, unforced: bool) -> list[float]:
+        if self._mwc is None:
+            return []
+        return [x for i, x in enumerate(self._mwc) if not math.isnan(x)
+                and (player is None or self.player(i) == player) and not (unforced and self._legal[i] <= 1)]
+
     def mwc_loss_total(self, player: int | None = None, unforced: bool = False) -> float | None:
         """Sum of the match-winning chances lost by one player's plays (or both players'),
         None where no play was valued at a match score."""
-        if self._mwc is None:
-            return None
-        return sum(x for i, x in enumerate(self._mwc) if not math.isnan(x)
-                   and (player is None or self.player(i) == player) and not (unforced and self._legal[i] <= 1))
+        return None if self._mwc is None else sum(self._mwc_losses(player, unforced))
+
+    def count_mwc(self, player: int | None = None, unforced: bool = False) -> int:
+        """The plays (of one player, or both) valued at a match score: what
+        :meth:`mwc_loss_total` sums over."""
+        return len(self._mwc_losses(player, unforced))
 
     def count_forced(self, player: int | None = None) -> int:
         """Plays with at most one legal move (of one player, or of both)."""

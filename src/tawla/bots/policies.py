@@ -20,14 +20,36 @@ from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
 from ..formats.gnubg import MatchState
 from ..met import CubeDecision, MatchCube, default_met, variant_met
+from .cube import cube_decision, score_state
 from .score import match_score, mwc_on_roll, preroll_distribution
 from .search import Bot
 
-__all__ = ["CUBE_LEVELS", "MatchView", "bot_action", "bot_policy", "cube_probabilities", "first_legal_policy",
+__all__ = ["CUBE_LEVELS", "MatchView", "bot_action", "bot_policy", "cube_analysis", "cube_probabilities",
+           "first_legal_policy",
            "match_state_of"]
 
 CUBE_LEVELS = ("net0", "net1")
 """The levels of a cube analysis (:func:`cube_probabilities`)."""
+
+
+def cube_analysis(position, state: MatchState, level: str = "net0", met=None) -> tuple[np.ndarray, CubeDecision]:
+    """A cube analysis of ``position`` (backgammon, pre-roll) in ``state``: the cubeless columns
+    of :func:`cube_probabilities` and the decision on them (:func:`tawla.bots.cube.cube_decision`),
+    at a match score at ``net1`` by the cubeful 1-ply search instead
+    (:meth:`tawla.Bot.cube_action`, :mod:`tawla.bots.cubeful`), as ``tawla analyze --level
+    net1`` decides.
+
+    Raises
+    ------
+    tawla.errors.InvalidArgument
+        A level other than those of :data:`CUBE_LEVELS`, a state the model cannot hold.
+    """
+    probs = cube_probabilities(position, level)
+    if level == "net1" and score_state(state) is not None:
+        d = Bot(position.ruleset, "net1").cube_action(position, match_state=state, met=met)
+        assert isinstance(d, CubeDecision)  # with a match state: a decision, never the quick rule
+        return probs, d
+    return probs, cube_decision(probs, position.row, position.ruleset, state, met)
 
 
 def cube_probabilities(position, level: str = "net0") -> np.ndarray:

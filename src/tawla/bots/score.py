@@ -65,11 +65,12 @@ def away_score(away_counts, ruleset) -> tuple[int, int]:
     """
     r = get_ruleset(ruleset)
     ok = (not r.cube and r.scoring in ("mars", "checkers_left") and isinstance(away_counts, tuple)
-          and len(away_counts) == 2 and all(type(a) is int and 1 <= a <= MAX_AWAY for a in away_counts))
+          and len(away_counts) == 2 and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool)
+                                            and 1 <= a <= MAX_AWAY for a in away_counts))
     if not ok:
         raise InvalidArgument(f"away counts 1..{MAX_AWAY} are a Tawla ruleset's match score, not "
                               f"{quote(away_counts)} in {r.name}")
-    return away_counts[0], away_counts[1]
+    return int(away_counts[0]), int(away_counts[1])
 
 
 def _mwc_after(ruleset, away: int, opp_away: int) -> np.ndarray:

@@ -602,7 +602,7 @@ class Bot:
             at = score_state(match_state)
             if at is not None and self.depth >= 1 and position.result() is None:  # a cubeful search
                 return cubeful_decision(position.to_array(), r, at, self.columns, self.depth, met)
-            probs = self._ahead(position.to_array()[None], 1)[0]
+            probs = self._ahead(position.to_array()[None], 2 if self.depth >= 2 else 1)[0]
             d = cube_decision(probs, position.row, r, match_state, met)
             return d if position.result() is None else replace(d, may_double=False)  # a game over: no double
         if isinstance(cube_value, bool) or not isinstance(cube_value, (int, np.integer)) or cube_value < 1:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..bots.cube import cube_decision, decision_fields
-from ..bots.policies import CUBE_LEVELS, cube_probabilities
+from ..bots.cube import decision_fields
+from ..bots.policies import CUBE_LEVELS, cube_analysis
 from ..errors import ConfigError
 from ..met import MatchCube, load_met
 from .arguments import POSITION_HELP, RULESET_HELP, add_match_options, id_lines, load_position, match_state
@@ -26,7 +26,8 @@ DESCRIPTION = (
 
 LEVELS = CUBE_LEVELS
 """``net0``: the shipped network's probabilities of the position (0 ply); ``net1``: the
-average over the 21 rolls of the best play's (one roll of lookahead)."""
+average over the 21 rolls of the best play's (one roll of lookahead), and at a match score
+the equities of the cubeful 1-ply search (:func:`tawla.bots.policies.cube_analysis`)."""
 
 _ACTION_NAMES = {"no_double": "No double", "double_take": "Double, take", "double_pass": "Double, pass"}
 
@@ -37,7 +38,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("position", help=POSITION_HELP)
     p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)
     p.add_argument("--level", choices=LEVELS, default="net0",
-                   help="net0: the network's probabilities (0 ply); net1: one roll of lookahead (default: %(default)s)")
+                   help="net0: the network's probabilities (0 ply); net1: one roll of lookahead, "
+                        "at a match score a cubeful 1-ply search (default: %(default)s)")
     p.add_argument("--met", default=None, metavar="FILE",
                    help="a match equity table in GNU Backgammon's XML format (default: Kazaross-XG2)")
     p.add_argument("--json", action="store_true", help="one JSON object instead of the text")
@@ -104,8 +106,7 @@ def run(args: argparse.Namespace) -> int:
     state = match_state(args, args.position, pos)
     assert state is not None  # a ruleset with a cube has backgammon's board
     met = load_met(args.met) if args.met else None
-    probs = cube_probabilities(pos, args.level)
-    d = cube_decision(probs, pos.row, pos.ruleset, state, met)
+    probs, d = cube_analysis(pos, state, args.level, met)
     n = state.match_length
     if n:
         me = state.player_on_roll

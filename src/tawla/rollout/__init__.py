@@ -6,9 +6,9 @@ with standard errors; ``tawla.rollout(position, dice)`` does so for every legal 
 roll (or the ``top`` best at 0 ply), the plays on the same dice. Options
 (:class:`~tawla.rollout.settings.RolloutSettings`): trials or a standard error to reach,
 truncation, luck adjustment, the bear-off databases, cube decisions, the seed. With a match
-state (``match_state=``) the trials make their cube decisions at the score (backgammon), are
-valued one by one at the score (Tawla 31), or run cubeless with the score applied to their
-probabilities (:mod:`tawla.rollout.at_score`).
+state (``match_state=``) the trials make their cube decisions at the score (backgammon; or
+run cubeless with the score applied to their probabilities), or are valued one by one at the
+score (the Tawla rulesets) (:mod:`tawla.rollout.at_score`).
 
 Trials run in the compiled trial loop (``csrc/rollout``), in blocks on ``workers`` processes
 or a Dask cluster (``scheduler``), with the same result however they are split; without the
@@ -78,7 +78,7 @@ class Rollout:
     match: AtScore | None = None  # a match's rollout: its plays ranked at the score
     cube: MatchCube | None = None  # the position's cube decision at the score (backgammon)
     mwc: float | None = None  # the side on roll's match-winning chance
-    mwc_se: float | None = None  # its standard error, where the trials measured it (Tawla 31)
+    mwc_se: float | None = None  # its standard error, where the trials measured it (the Tawla rulesets)
 
     def to_json(self) -> dict:
         s = self.settings
@@ -190,7 +190,7 @@ class RolloutPlan:
 
 
     def _by_points(self, p: PlayRollout) -> PlayRollout:
-        """A Tawla 31 play at the score: its trials' mean value, or its exact result's."""
+        """A Tawla ruleset's play at the score: its trials' mean value, or its exact result's."""
         assert self.match is not None
         if p.exact:
             mwc = at_score.exact_mwc(self.match, self.position.ruleset, int(round(p.result.equity)))
@@ -232,7 +232,7 @@ def plan_rollout(position: Position, dice: DiceLike | None = None, *, settings: 
     if match is not None and not isinstance(match.score, ScoreState):  # the Tawla rulesets: no cube
         s = dataclasses.replace(s, cubeful=False)
     points = match is not None and at_score.by_points(r)
-    if points:
+    if points and r.scoring == "checkers_left":
         s = at_score.whole_games(s)
     cubeful_match = match is not None and s.cubeful
     if isinstance(cube_owner, bool) or cube_owner not in (-1, 0, 1):
@@ -309,8 +309,9 @@ def rollout(position: Position, dice: DiceLike | None = None, *, settings: Rollo
         cubeful equity is then EMG at the score), else the score is applied to the trials'
         probabilities; each play is ranked by its value at the score, a position gets its cube
         decision at the score (backgammon) and match-winning chance. ``cube_owner`` is then
-        unused (the state's cube is). Tawla 31's trials play to their games' ends (no luck
-        adjustment, no bear-off database stop), each worth the table's chance after its points.
+        unused (the state's cube is). In the Tawla rulesets each trial is worth the table's
+        chance after its points; Tawla 31's play to their games' ends (no luck adjustment, no
+        bear-off database stop).
     met : tawla.met.MatchEquityTable, optional
         Backgammon's table (default Kazaross-XG2).
     workers : int

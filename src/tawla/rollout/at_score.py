@@ -13,9 +13,10 @@ a position by its cube decision at the score (:class:`tawla.met.MatchCube`); in 
 rulesets scored by mars by the chance of each result times the ruleset's table (exact: the
 chance is linear in the results' chances). Tawla 31's outputs (the chances of winning and of
 the 15-point results, the expected points) do not give the spread of the points between, so
-its trials are valued one by one: each plays to its game's end (no truncation, no bear-off
-database stop, no luck adjustment) and is worth the table's chance after its points
-(:func:`trials_of_points`). A play that ends the game is worth its exact result at the score.
+its trials play to their games' ends (no truncation, no bear-off database stop, no luck
+adjustment). In every Tawla ruleset each trial is worth the table's chance after its points
+(:func:`trials_of_points`), with its standard error; one that stops (Adi, Mahbusa) the table
+on its outputs. A play that ends the game is worth its exact result at the score.
 """
 
 from __future__ import annotations
@@ -87,14 +88,15 @@ def rollout_score(state: MatchState | None, ruleset, met: MatchEquityTable | Non
 
 
 def by_points(ruleset) -> bool:
-    """Whether a ruleset's match rollouts value each trial by its points (Tawla 31)."""
-    return ruleset.scoring == "checkers_left"
+    """Whether a ruleset's match rollouts value each trial by its points at the score: the
+    Tawla rulesets (no cube)."""
+    return not ruleset.cube
 
 
 def whole_games(s: RolloutSettings) -> RolloutSettings:
-    """The settings of a rollout whose trials are valued by their points: every trial played
-    to its game's end, so no bear-off database stop and no luck adjustment (both value a
-    position by outputs that do not give the points' spread).
+    """The settings of a Tawla 31 rollout at a score: every trial played to its game's end, so
+    no bear-off database stop and no luck adjustment (both value a position by outputs that do
+    not give the points' spread).
 
     Raises
     ------

@@ -61,6 +61,8 @@ def _at_score(ro: Rollout) -> list[str]:
         how = "cube decisions at the score in every trial"
     elif ro.position.ruleset.scoring == "checkers_left":
         how = "each trial played to its game's end, worth the table's chance after its points"
+    elif not ro.position.ruleset.cube:
+        how = "each trial worth the table's chance after its points"
     else:
         how = "the trials cubeless, the score applied to their probabilities"
     lines = [f"At the score ({ro.match.describe()}; {how}):"]
@@ -70,8 +72,8 @@ def _at_score(ro: Rollout) -> list[str]:
         for i, p in enumerate(ro.plays, 1):
             assert p.score_value is not None and p.score_mwc is not None and best is not None
             diff = f" ({p.score_value - best:+.4f})" if i > 1 else ""
-            se = f" (s.e. {p.score_se:.4f})" if p.score_se is not None else ""
-            lines.append(f"{f'{i:2d}. {p.move}'[:28]:28s} {p.score_value:+.4f}{diff:11s} MWC {100 * p.score_mwc:6.2f}%{se}")
+            se = f" ± {p.score_se:.4f}" if p.score_se is not None else ""
+            lines.append(f"{f'{i:2d}. {p.move}'[:28]:28s} {p.score_value:+.4f}{se}{diff:11s} MWC {100 * p.score_mwc:6.2f}%")
         return lines
     assert ro.mwc is not None
     if ro.cube is not None:

@@ -354,7 +354,7 @@ def _decide_at(row, col, side: int, c: float, owner: int, decide: bool, s) -> tu
 
 def _match_end(s, side: int, c: float, pts: float) -> float:
     """``tw_ro_match_end``: 2 MWC - 1 for ``side`` after a game it won ``pts`` (< 0 lost)."""
-    sc = _score(s, side, c, -1)
+    sc = _score(s, side, c, side if s["cube_value"] * int(c) > 1 else -1)  # the owner does not count here
     won = int(abs(pts)) * sc.cube
     return 2 * (sc.me(won, 0, s["met"]) if pts > 0 else sc.me(0, won, s["met"])) - 1
 

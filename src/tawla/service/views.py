@@ -11,8 +11,8 @@ import threading
 from typing import Any, Sequence
 
 from ..bots import Bot
-from ..bots.cube import cube_decision, decision_fields
-from ..bots.policies import cube_probabilities
+from ..bots.cube import decision_fields
+from ..bots.policies import CUBE_LEVELS, cube_analysis
 from ..errors import InvalidArgument, InvalidDice, InvalidId, TawlaError, UnsupportedRuleset, quote
 from ..formats.gnubg import MatchState
 from ..evaluation import evaluate
@@ -157,7 +157,7 @@ def cube_of(ruleset: str, position: str, length: int | None, score: Sequence[int
     money or at a match score; an XGID position brings its own match context, the fields
     given override it (``score``: the side on roll first; ``owner``: ``centre``, ``on-roll``
     or ``opponent``; ``level``: ``net0``, the position's probabilities, or ``net1``, one roll
-    ahead).
+    ahead, at a match score by the cubeful 1-ply search: :func:`tawla.bots.policies.cube_analysis`).
 
     Returns
     -------
@@ -179,7 +179,8 @@ def cube_of(ruleset: str, position: str, length: int | None, score: Sequence[int
     if not r.cube:
         raise UnsupportedRuleset(f"{r.name} has no doubling cube")
     lv = level or "net0"
-    probs = cube_probabilities(pos, lv)  # refuses another level first, as it always did
+    if lv not in CUBE_LEVELS:  # refused before anything else, as it always was
+        raise InvalidArgument(f"level must be net0 or net1, not {quote(lv)}")
     text = position.strip()
     base = MatchState.from_xgid(text) if text.upper().startswith("XGID=") else MatchState(jacoby=False)
     me = base.player_on_roll
@@ -203,7 +204,7 @@ def cube_of(ruleset: str, position: str, length: int | None, score: Sequence[int
         raise InvalidArgument(str(e)) from None
     if state.match_length and max(state.score) >= state.match_length:
         raise InvalidArgument(f"the score {list(state.score)} is not below the match length {state.match_length}")
-    d = cube_decision(probs, pos.row, r, state)
+    probs, d = cube_analysis(pos, state, lv)
     return {"ruleset": r.name, "position": pos.gnubg_id(), "match_id": state.match_id(), "xgid": pos.xgid(state),
             "level": lv, "match_length": state.match_length, **decision_fields(d, probs)}
 
