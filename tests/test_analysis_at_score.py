@@ -44,7 +44,7 @@ def test_tawla31_match_plays_are_ranked_by_match_winning_chance():
             win, lose = t.after(away, opp_away, 1, 0, False), t.after(away, opp_away, 0, 1, False)
             assert d.equity_loss == pytest.approx(2 * d.mwc_loss / (win - lose), rel=1e-9)
             if checked < 25:
-                pos = Position.from_id(g.decisions.tawla_id(i), "tawla31")
+                pos = Position.from_id(g.decisions.tawla_id(i, "tawla31"), "tawla31")
                 state = MatchState(match_length=11, score=tuple(g.score), player_on_roll=d.player)
                 ranked = {str(r.move): r.value for r in bot.hint(pos, d.dice, match_state=state)}
                 best = max(ranked.values())

@@ -143,5 +143,5 @@ def test_text_report_shows_the_tawla_id_by_the_worst_plays():
     assert worst
     for line, below in worst:
         g, i = _play(rep, line)
-        assert below == f"    tawla ID {g.decisions.tawla_id(i)}"
-        Position.from_id(g.decisions.tawla_id(i), "tawla31")
+        assert below == f"    tawla ID {g.decisions.tawla_id(i, rep.ruleset)}"
+        Position.from_id(g.decisions.tawla_id(i, rep.ruleset), "tawla31")

@@ -21,7 +21,7 @@ from tawla.cli.arguments import parse_dice
 ROOT = Path(__file__).resolve().parents[1]
 START = "4HPwATDgc/ABMA"  # gnubg Position ID of the backgammon opening position
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
-START_T31 = "AAAAAAAAAAAAAAAAD_AAAAAAAAAAAAAAAAAAAAAA"  # tawla ID of the tawla31 start: 15 on point 24
+START_T31 = "AAAAAAAAAAAAAAAAD_AAAAAAAAAAAAAAAAAAAAAE"  # tawla ID of the tawla31 start: 15 on point 24
 GOOD_RECORD = " 1 point match\n\n Game 1\n A : 0      B : 0\n  1) 31: 8/5 6/5     42: 8/4 6/4\n"
 ILLEGAL_RECORD = " 1 point match\n\n Game 1\n A : 0      B : 0\n  1) 31: 8/5 6/5     42: 8/4 6/1\n"
 
@@ -112,7 +112,9 @@ def test_moves_bad_dice_text_is_a_usage_error(capsys, dice):
     ("XGID=-a-B--E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "InvalidId"),  # XGID, 17 checkers
     ("XGID=-b----E-C---eE---c-e----B-:0:0:1:77:0:0:0:0:10", "InvalidId"),  # XGID, dice 77
     ("A" * 39 + "!", "InvalidId"),                        # tawla ID, bad character
-    ("A" * 40, "InvalidPosition"),                        # tawla ID of an empty board
+    ("A" * 39 + "B", "InvalidPosition"),                  # tawla ID of an empty backgammon board
+    ("A" * 40, "InvalidArgument"),                        # an ID that names no ruleset, none given
+    ("A" * 39 + "H", "InvalidId"),                        # a ruleset byte no ruleset writes
     ("garbage", "InvalidId"),                             # none of the three
 ])
 def test_moves_bad_position_is_bad_data(capsys, position, error):
@@ -140,10 +142,22 @@ def test_board_prints_the_diagram_and_the_id(capsys):
 
 @pytest.mark.parametrize("position, error", [
     ("4HPwATDgc/ABM!", "InvalidId"), ("XGID=garbage", "InvalidId"), ("A" * 39 + "!", "InvalidId"),
-    ("A" * 40, "InvalidPosition"), ("", "InvalidId"),
+    ("A" * 39 + "B", "InvalidPosition"), ("", "InvalidId"),
 ])
 def test_board_bad_position_is_bad_data(capsys, position, error):
     fails(capsys, ["board", position], 1, error)
+
+
+def test_a_tawla_id_names_its_ruleset(capsys):
+    """Given to any command without --ruleset, an ID lands on its own ruleset; another ruleset
+    is refused; an ID written before IDs named theirs still loads with --ruleset."""
+    assert main(["board", START_T31]) == 0
+    assert capsys.readouterr().out.startswith("tawla31: X on roll")
+    fails(capsys, ["board", START_T31, "--ruleset", "backgammon"], 1, "InvalidArgument")
+    old = START_T31[:-1] + "A"
+    assert main(["board", old, "--ruleset", "tawla31"]) == 0
+    assert capsys.readouterr().out.endswith(f"\ntawla ID   : {START_T31}\n")
+    fails(capsys, ["board", old], 1, "InvalidArgument")
 
 
 def test_board_unknown_ruleset_is_a_usage_error(capsys):

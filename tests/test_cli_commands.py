@@ -14,7 +14,7 @@ from tawla.cli import main
 
 START = "4HPwATDgc/ABMA"  # gnubg Position ID of the backgammon opening position
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
-START_T31 = "AAAAAAAAAAAAAAAAD_AAAAAAAAAAAAAAAAAAAAAA"  # tawla ID of the tawla31 start
+START_T31 = "AAAAAAAAAAAAAAAAD_AAAAAAAAAAAAAAAAAAAAAE"  # tawla ID of the tawla31 start
 
 
 def tawla(*args, status=0):
@@ -53,7 +53,7 @@ def test_board_prints_the_gnubg_ids_and_the_xgid():
     out, _ = tawla("board", START)
     assert f"\nPosition ID: 4HPwATDgc/ABMA\nMatch ID   : {MatchState(jacoby=False).match_id()}\n" in out
     assert f"\n{START_XGID}\n" in out
-    assert out.endswith("\ntawla ID   : AAAABQMAUAAAAAAAAiAAAAAAAAUAMFAAAAAAAAAA\n")
+    assert out.endswith("\ntawla ID   : AAAABQMAUAAAAAAAAiAAAAAAAAUAMFAAAAAAAAAB\n")
 
 
 def test_board_xgid_carries_the_cube_and_the_score():

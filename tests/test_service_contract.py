@@ -46,6 +46,11 @@ class TestStateless:
         assert [m["move"] for m in again.json()["moves"]] == moves
         xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
         assert client.post("/v1/moves", json={"position": xgid, "dice": [3, 1]}).status_code == 200
+        t31 = "AAAAAAAAAAAAAAAAD_AAAAAAAAAAAAAAAAAAAAAE"  # a tawla31 ID: it names its ruleset
+        own = client.post("/v1/moves", json={"position": t31, "dice": [6, 5]})
+        assert own.status_code == 200 and own.json()["ruleset"] == "tawla31"
+        foreign = client.post("/v1/moves", json={"ruleset": "backgammon", "position": t31, "dice": [6, 5]})
+        assert foreign.status_code == 400 and foreign.json()["error"] == "InvalidArgument"
 
     @pytest.mark.parametrize("body, error", [
         ({"ruleset": "backgammon", "position": "nonsense", "dice": [3, 1]}, "InvalidId"),

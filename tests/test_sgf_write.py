@@ -43,7 +43,7 @@ def replayed(record: MatchRecord) -> list:
     assert rep.error is None
     out = []
     for game, g in zip(record.games, rep.games, strict=True):
-        plays = [(d.player, tuple(d.dice), d.move, g.decisions.tawla_id(i), g.decisions.cube(i))
+        plays = [(d.player, tuple(d.dice), d.move, g.decisions.tawla_id(i, rep.ruleset), g.decisions.cube(i))
                  for i, d in enumerate(g.decisions)]
         cube = [(a.kind, a.player) for a in game.actions if a.kind in ("double", "take", "drop")]
         rolls = [(a.player, a.dice) for a in game.actions if a.kind == "roll"]
@@ -211,6 +211,6 @@ def test_sgf_read_as_gnubg_reads_it_gives_the_replayed_positions():
     records.append(_drive(tawla.Match("bg", "international", 3, rng=5), np.random.default_rng(5)).to_match_record())
     for record in records:
         rep = analyze_record(record)
-        want = [[tawla.Position.from_id(g.decisions.tawla_id(i), bg).gnubg_id() for i in range(len(g.decisions))]
+        want = [[tawla.Position.from_id(g.decisions.tawla_id(i, rep.ruleset), bg).gnubg_id() for i in range(len(g.decisions))]
                 for g in rep.games]
         assert gnubg_positions(write_sgf(record), gnubg_nn) == want

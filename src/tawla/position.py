@@ -22,11 +22,11 @@ from .core.layout import (ME_BAR, ME_OFF, OPP, OPP_BAR, OPP_OFF, PACKED_WIDTH, P
                           pinned_points)
 from .core.moves import Move, register_position_type
 from .core.results import GameResult
-from .errors import (IllegalMove, InvalidAction, InvalidDice, InvalidId, InvalidPosition,
+from .errors import (IllegalMove, InvalidAction, InvalidArgument, InvalidDice, InvalidId, InvalidPosition,
                      UnsupportedRuleset, quote)
 from .formats.gnubg import MatchState, decode_position_id, decode_xgid, encode_position_id, encode_xgid
 from .notation import parse_move
-from .rules import Ruleset, RulesetLike, get_ruleset
+from .rules import Ruleset, RulesetLike, get_ruleset, ruleset_byte, ruleset_of_byte
 from .rules.validation import validate_row
 
 __all__ = ["Position", "GameResult", "position_of", "positions_to_array", "array_to_positions",
@@ -159,17 +159,29 @@ class Position:
         return cls(b, r)
 
     @classmethod
-    def from_id(cls, text: str, ruleset: RulesetLike) -> Position:
-        """Inverse of :meth:`id`.
+    def from_id(cls, text: str, ruleset: RulesetLike | None = None) -> Position:
+        """Inverse of :meth:`id`: the position on the ruleset its ID names.
+
+        Parameters
+        ----------
+        text : str
+        ruleset : str or Ruleset, optional
+            Checked against the ID's own; needed for an ID written before IDs named their
+            ruleset (its last byte zero).
 
         Raises
         ------
         tawla.errors.InvalidId
-            Not a valid ID string.
+            Not a valid ID string, or a last byte that names no ruleset.
+        tawla.errors.InvalidArgument
+            ``ruleset`` is not the one the ID names (another ruleset, or other options), or an
+            ID that names none without ``ruleset``.
         tawla.errors.InvalidPosition
             A well-formed ID of an invalid position.
+        tawla.errors.UnsupportedRuleset
+            An unknown ``ruleset``.
         """
-        r = get_ruleset(ruleset)
+        given = get_ruleset(ruleset) if ruleset is not None else None
         if not isinstance(text, str):
             raise InvalidId(f"a position ID is a string, not {type(text).__name__}")
         t = text.strip()
@@ -181,6 +193,16 @@ class Position:
             raise InvalidId(f"{quote(text)} is not valid base64") from None
         if len(raw) != 30:
             raise InvalidId(f"{quote(text)} does not decode to 30 bytes")
+        try:
+            named = ruleset_of_byte(raw[-1])
+        except UnsupportedRuleset as e:
+            raise InvalidId(f"{quote(text)}: {e}") from None
+        if named is None and given is None:
+            raise InvalidArgument(f"{quote(text)} names no ruleset (an ID written before IDs named one): give the ruleset")
+        if named is not None and given is not None and named != given:
+            raise InvalidArgument(f"{quote(text)} is a position of {named!r}, not of {given!r}")
+        r = named if named is not None else given
+        assert r is not None
         return cls(_unpack_id(raw, text, r), r)
 
     @classmethod
@@ -286,9 +308,10 @@ class Position:
 
     def id(self) -> str:
         """A short text ID: 40 characters of URL-safe base64 over 30 bytes (the 52 checker
-        counts of the row as 4-bit nibbles, then the 3 pin bytes and a zero byte).
-        :meth:`from_id` inverts it; the ruleset is not part of the ID."""
-        return base64.urlsafe_b64encode(_pack_id(self._row)).decode()
+        counts of the row as 4-bit nibbles, then the 3 pin bytes and the byte that names the
+        ruleset with its options, :func:`tawla.rules.ruleset_byte`). :meth:`from_id` inverts
+        it, on the same ruleset."""
+        return base64.urlsafe_b64encode(_pack_id(self._row, ruleset_byte(self._ruleset))).decode()
 
     def to_points(self) -> dict[str, Any]:
         """The keyword arguments of :meth:`from_points` that rebuild this position
@@ -443,17 +466,15 @@ def _board_ruleset(ruleset, what: str) -> Ruleset:
 
 
 # --- the ID ----------------------------------------------------------------------------------
-def _pack_id(row: bytes) -> bytes:
-    """30 bytes: the 52 count bytes as 4-bit nibbles, the 3 pin bytes, one zero byte."""
+def _pack_id(row: bytes, ruleset: int) -> bytes:
+    """30 bytes: the 52 count bytes as 4-bit nibbles, the 3 pin bytes, the ruleset's byte."""
     nib = bytearray(26)
     for i in range(0, 52, 2):
         nib[i // 2] = (row[i] & 0xF) | (row[i + 1] & 0xF) << 4
-    return bytes(nib) + row[PIN:RESERVED] + b"\0"
+    return bytes(nib) + row[PIN:RESERVED] + bytes((ruleset,))
 
 
 def _unpack_id(raw: bytes, text: str, r: Ruleset) -> bytes:
-    if raw[-1] != 0:
-        raise InvalidId(f"{quote(text)}: padding byte is not zero")
     row = bytearray(PACKED_WIDTH)
     for i in range(26):
         row[2 * i], row[2 * i + 1] = raw[i] & 0xF, raw[i] >> 4
@@ -506,6 +527,8 @@ def ids_to_array(ids: Iterable[str], ruleset: RulesetLike) -> np.ndarray:
     ------
     tawla.errors.InvalidId
         Not an iterable of IDs, or an ID that is not one of ``ruleset``.
+    tawla.errors.InvalidArgument
+        An ID that names another ruleset (:meth:`Position.from_id`).
     """
     if isinstance(ids, (str, bytes, np.ndarray)) or not hasattr(ids, "__iter__"):
         raise InvalidId(f"expected an iterable of position IDs, not {type(ids).__name__}")

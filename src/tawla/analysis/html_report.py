@@ -121,7 +121,7 @@ def worst_plays(rep, k: int) -> list[dict]:
     """
     cands = [(g.decisions[i], g, i) for g in rep.games for i in g.decisions.worst_indices(k)]
     cands = sorted((c for c in cands if c[0].equity_loss > 0), key=lambda c: -c[0].equity_loss)[:k]
-    return [{"decision": d, "ids": rep.ids(g, i), "tawla_id": g.decisions.tawla_id(i), "cube": g.decisions.cube(i)}
+    return [{"decision": d, "ids": rep.ids(g, i), "tawla_id": g.decisions.tawla_id(i, rep.ruleset), "cube": g.decisions.cube(i)}
             for d, g, i in cands]
 
 

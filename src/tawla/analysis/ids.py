@@ -53,7 +53,7 @@ def decision_ids(plays, i: int, ruleset, *, score=(0, 0), match_length: int = 0,
         ``xgid`` None where the recorded score cannot be written in them), ``tawla_id`` for the
         other rulesets; empty where the play was stored without its board.
     """
-    tid = plays.tawla_id(i)
+    tid = plays.tawla_id(i, ruleset)
     if tid is None:
         return {}
     if not ruleset.has_bar:

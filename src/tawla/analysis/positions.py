@@ -47,7 +47,7 @@ in the ruleset's scoring (points), of the level's 0-ply evaluator (:func:`level_
 _ORDER = [1, 2, 3, 4, 5, 0]  # tawla.evaluate's columns (equity first) in VALUE_COLUMNS order
 
 
-def parse_position(text: str, ruleset: RulesetLike) -> Position:
+def parse_position(text: str, ruleset: RulesetLike | None = None) -> Position:
     """A position from a gnubg Position ID (14 chars), an XGID, or a tawla ID (40 chars): a
     line of a position file, or a position on the ``tawla`` command line.
 
@@ -55,8 +55,10 @@ def parse_position(text: str, ruleset: RulesetLike) -> Position:
     ----------
     text : str
         The ID; an XGID is told apart by its ``XGID=`` prefix or its ten ``:``-separated fields.
-    ruleset : str or Ruleset
-        gnubg IDs and XGIDs describe backgammon boards (backgammon, adi); a tawla ID any ruleset's.
+    ruleset : str or Ruleset, optional
+        gnubg IDs and XGIDs describe backgammon boards (backgammon, adi; default backgammon);
+        a tawla ID any ruleset's, and names its own (``ruleset`` is checked against it, and
+        needed for an ID that names none: :meth:`tawla.Position.from_id`).
 
     Raises
     ------
@@ -67,15 +69,17 @@ def parse_position(text: str, ruleset: RulesetLike) -> Position:
     tawla.errors.UnsupportedRuleset
         An unknown ruleset, or a gnubg ID or XGID with a ruleset that is not played on a
         backgammon board.
+    tawla.errors.InvalidArgument
+        A tawla ID of another ruleset than ``ruleset``, or one that names none without it.
     """
-    r = get_ruleset(ruleset)
+    given = get_ruleset(ruleset) if ruleset is not None else None
     t = text.strip()
     if t.upper().startswith("XGID=") or t.count(":") >= 9:
-        return Position.from_xgid(t, r)
+        return Position.from_xgid(t, given or "backgammon")
     if len(t) == 14:
-        return Position.from_gnubg_id(t, r)
+        return Position.from_gnubg_id(t, given or "backgammon")
     if len(t) == 40:
-        return Position.from_id(t, r)
+        return Position.from_id(t, given)
     raise InvalidId(f"{quote(text)} is neither a gnubg Position ID (14 chars), an XGID, nor a tawla ID (40 chars)")
 
 

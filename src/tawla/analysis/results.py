@@ -11,7 +11,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..rules import get_ruleset
+from ..rules import get_ruleset, ruleset_byte
 from .ids import decision_ids
 
 __all__ = ["Decision", "Plays", "GameReport", "MatchReport"]
@@ -97,7 +97,7 @@ _BOARD_BYTES = 29  # a packed row as in Position.id(): 26 bytes of 4-bit checker
 
 
 def _pack_board(row: bytes) -> bytes:
-    """The first 29 bytes of :meth:`tawla.Position.id`'s 30 (its last byte is always zero)."""
+    """The first 29 bytes of :meth:`tawla.Position.id`'s 30 (its last byte names the ruleset)."""
     lo = int.from_bytes(row[0:52:2], "little")  # every count is at most 15: one nibble each
     hi = int.from_bytes(row[1:52:2], "little")
     return (lo | hi << 4).to_bytes(26, "little") + bytes(row[52:55])
@@ -208,13 +208,15 @@ class Plays(Sequence):
     def _flags(self, i: int) -> int:
         return self._small[_SMALL.size * i + 3]
 
-    def tawla_id(self, i: int) -> str | None:
+    def tawla_id(self, i: int, ruleset) -> str | None:
         """The :meth:`tawla.Position.id` of the position before the i-th play (from the side on
-        roll), or None where the play was stored without its board."""
+        roll) on ``ruleset`` (a Ruleset or its name), or None where the play was stored without
+        its board."""
         if not self._flags(i) & _BOARD:
             return None
         start = _BOARD_BYTES * i
-        return base64.urlsafe_b64encode(bytes(self._boards[start:start + _BOARD_BYTES]) + b"\0").decode()
+        tail = bytes((ruleset_byte(get_ruleset(ruleset)),))
+        return base64.urlsafe_b64encode(bytes(self._boards[start:start + _BOARD_BYTES]) + tail).decode()
 
     def cube(self, i: int) -> tuple:
         """(value, owner) of the cube at the i-th play; owner None = centred."""

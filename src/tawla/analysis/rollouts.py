@@ -89,7 +89,7 @@ def rollout_worst(reports: list[MatchReport], n: int, settings: RolloutSettings,
     todo = [(rep, p, item) for rep in reports if rep.games for p in (0, 1) for item in _worst_of(rep, p, n)]
     for k, (rep, player, (loss, g, i)) in enumerate(todo, 1):
         d = g.decisions[i]
-        tid = g.decisions.tawla_id(i)
+        tid = g.decisions.tawla_id(i, rep.ruleset)
         entry = {"player": rep.player_name(player), "game": d.game, "move_number": d.move_number,
                  "dice": list(d.dice), "position": tid, "played": d.move, "best": d.best, "equity_loss": loss}
         try:

@@ -24,6 +24,8 @@ __all__ = ["parse_dice", "load_position", "count", "positive", "RULESET_HELP", "
 
 RULESET_HELP = ("backgammon (bg), adi (sheshbesh), mahbusa (mah), tawla31 (31) or tawla31-saharat (t31s); "
                 "default: %(default)s")
+POSITION_RULESET_HELP = ("backgammon (bg), adi (sheshbesh), mahbusa (mah), tawla31 (31) or tawla31-saharat (t31s); "
+                         "default: the tawla ID's own (a gnubg ID or XGID: backgammon); checked against the ID's")
 POSITION_HELP = "a gnubg Position ID (14 chars), an XGID (XGID=...) or a tawla ID (40 chars)"
 
 _DICE = re.compile(r"([1-6])\s*[-,/]?\s*([1-6])")
@@ -49,7 +51,7 @@ def parse_dice(text: str) -> tuple[int, int]:
     return int(match[1]), int(match[2])
 
 
-def load_position(text: str, ruleset: RulesetLike) -> Position:
+def load_position(text: str, ruleset: RulesetLike | None) -> Position:
     """A position on the command line: :func:`tawla.analysis.positions.parse_position` (a gnubg
     Position ID, an XGID or a tawla ID; its errors: InvalidId, InvalidPosition, UnsupportedRuleset).
     """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .arguments import POSITION_HELP, RULESET_HELP, add_match_options, id_lines, load_position, match_state
+from .arguments import POSITION_HELP, POSITION_RULESET_HELP, add_match_options, id_lines, load_position, match_state
 
 __all__ = ["add_parser", "run"]
 
@@ -20,7 +20,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     """Register ``board`` on the ``tawla`` parser's subparsers."""
     p = subparsers.add_parser("board", help=HELP, description=DESCRIPTION)
     p.add_argument("position", help=POSITION_HELP)
-    p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)
+    p.add_argument("--ruleset", default=None, help=POSITION_RULESET_HELP)
     add_match_options(p)
     p.set_defaults(run=run)
     return p

@@ -10,7 +10,7 @@ from ..bots.cube import decision_fields
 from ..bots.policies import CUBE_LEVELS, cube_analysis
 from ..errors import ConfigError
 from ..met import MatchCube, load_met
-from .arguments import POSITION_HELP, RULESET_HELP, add_match_options, id_lines, load_position, match_state
+from .arguments import POSITION_HELP, POSITION_RULESET_HELP, add_match_options, id_lines, load_position, match_state
 
 __all__ = ["add_parser", "run", "LEVELS"]
 
@@ -36,7 +36,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     """Register ``cube`` on the ``tawla`` parser's subparsers."""
     p = subparsers.add_parser("cube", help=HELP, description=DESCRIPTION)
     p.add_argument("position", help=POSITION_HELP)
-    p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)
+    p.add_argument("--ruleset", default=None, help=POSITION_RULESET_HELP)
     p.add_argument("--level", choices=LEVELS, default="net0",
                    help="net0: the network's probabilities (0 ply); net1: one roll of lookahead, "
                         "at a match score a cubeful 1-ply search (default: %(default)s)")

@@ -11,7 +11,7 @@ from ..met.cube import relative_owner
 from ..rollout import rollout
 from ..rollout.text import format_text
 from ..position import Position
-from .arguments import (POSITION_HELP, RULESET_HELP, add_match_options, add_rollout_options, id_lines,
+from .arguments import (POSITION_HELP, POSITION_RULESET_HELP, add_match_options, add_rollout_options, id_lines,
                         load_position, match_state, parse_dice, rollout_settings)
 
 __all__ = ["add_parser", "run", "LEVELS"]
@@ -38,7 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = subparsers.add_parser("moves", help=HELP, description=DESCRIPTION)
     p.add_argument("position", help=POSITION_HELP)
     p.add_argument("dice", help="the roll: two digits 1..6, e.g. 31 or 3-1")
-    p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)
+    p.add_argument("--ruleset", default=None, help=POSITION_RULESET_HELP)
     p.add_argument("--level", choices=LEVELS, default="ply1",
                    help="the bot that ranks the plays (tawla.Bot levels; default: %(default)s)")
     p.add_argument("--no-eval", action="store_true", help="list the plays in the engine's order, unranked")

@@ -15,7 +15,7 @@ from ..met.cube import relative_owner
 from ..rollout import Rollout, RolloutSettings, plan_rollout
 from ..rollout.text import format_text
 from ..rollout.run import RolloutRun
-from .arguments import (POSITION_HELP, RULESET_HELP, add_match_options, add_rollout_options, load_position, match_state,
+from .arguments import (POSITION_HELP, POSITION_RULESET_HELP, add_match_options, add_rollout_options, load_position, match_state,
                         parse_dice, rollout_settings)
 
 __all__ = ["add_parser", "run", "EXIT_INTERRUPTED"]
@@ -50,7 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("positions", nargs="*", metavar="ID", help=POSITION_HELP)
     p.add_argument("--positions", dest="positions_file", metavar="FILE", default=None,
                    help="roll out every position of FILE (one ID a line; JSON lines out)")
-    p.add_argument("--ruleset", default="backgammon", help=RULESET_HELP)
+    p.add_argument("--ruleset", default=None, help=POSITION_RULESET_HELP)
     p.add_argument("--dice", default=None, metavar="D1D2", help="roll out every legal play of this roll")
     p.add_argument("--top", type=int, default=None, help="with --dice: the N best plays at 0 ply only")
     add_rollout_options(p)

@@ -23,7 +23,7 @@ from ..bots.policies import bot_policy
 from ..core.dice import expand_dice
 from ..core.moves import Move
 from ..core.steps import Step
-from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidAction, InvalidDice, quote
+from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidAction, InvalidDice, TawlaError, quote
 from ..notation import parse_move
 from ..position import Position
 from .base import action
@@ -457,7 +457,11 @@ class TurnsMixin(GamesMixin):
         r = self.ruleset
         if self._replay_after is not None:
             want = self._replay_after
-            chosen = next((m for m in cands if Position(m.after, r).id() == want), None)
+            try:  # an ID of the match's ruleset (or one written before IDs named theirs)
+                row = Position.from_id(want, r).row
+            except TawlaError:
+                row = None
+            chosen = next((m for m in cands if m.after == row), None)
             if chosen is None:
                 raise FormatError(f"the recorded timeout move {want} is not a legal completion")
         else:
@@ -465,6 +469,6 @@ class TurnsMixin(GamesMixin):
             if chosen not in cands:
                 raise InvalidAction(f"the timeout policy chose {quote(chosen)}, not one of the candidates")
             chosen = cands[cands.index(chosen)]
-        ev["after"] = Position(chosen.after, r).id()
+        ev["after"] = self._replay_after if self._replay_after is not None else Position(chosen.after, r).id()
         steps = [*self._board_and_steps()[1], *(Step(*h) for h in finals[chosen.after])]
         self._finish_turn(chosen.after, steps, "timeout", t)

@@ -31,6 +31,8 @@ __all__ = [
     "PIN",
     "BLOCK",
     "applicable_options",
+    "ruleset_byte",
+    "ruleset_of_byte",
 ]
 
 HIT = "hit"  # landing on a blot hits it to the bar (STD, ADI)
@@ -278,3 +280,49 @@ def applicable_options(ruleset, options: Mapping) -> dict:
         if allowed is None or r.name in allowed:
             out[key] = value
     return out
+
+
+# A ruleset in one byte (the last byte of a tawla position ID): bits 0..2 its code + 1 (0: an
+# ID that names no ruleset, written before IDs carried one), bit 3 + k set where the k-th of
+# the options that apply to it (in this order) differs from the ruleset's default.
+_ID_OPTIONS = ("opening_reroll", "previous_winner_starts", "bar_backgammon_counts_double", "mother_rule",
+               "quadrant_lock_win", "bearoff_no_opponent_in_home")
+
+
+def _id_options(base: Ruleset) -> tuple[str, ...]:
+    return tuple(o for o in _ID_OPTIONS if _OPTION_NAMES[o] is None or base.name in _OPTION_NAMES[o])  # type: ignore[operator]
+
+
+def ruleset_byte(r: Ruleset) -> int:
+    """The byte that names ``r`` with its options in a position ID (1..255; the comment above
+    :func:`ruleset_of_byte` gives the layout)."""
+    base = _BASE[r.name]
+    bits = 0
+    for k, opt in enumerate(_id_options(base)):
+        if getattr(r, opt) != getattr(base, opt):
+            bits |= 1 << k
+    return (base.code + 1) | bits << 3
+
+
+def ruleset_of_byte(b: int) -> Ruleset | None:
+    """The ruleset a position ID's last byte names (:func:`ruleset_byte`), None for 0 (an ID
+    that names none).
+
+    Raises
+    ------
+    tawla.errors.UnsupportedRuleset
+        A byte no ruleset writes: an unknown code, or an option bit the ruleset does not have.
+    """
+    if b == 0:
+        return None
+    code, bits = (b & 7) - 1, b >> 3
+    base = next((r for r in _BASE.values() if r.code == code), None)
+    opts = _id_options(base) if base is not None else ()
+    if base is None or bits >> len(opts):
+        raise UnsupportedRuleset(f"the ID's ruleset byte {b} names no ruleset")
+    changes: dict[str, Any] = {}
+    for k, opt in enumerate(opts):
+        if bits >> k & 1:
+            default = getattr(base, opt)
+            changes[opt] = ("plakoto" if default == "none" else "none") if opt == "mother_rule" else not default
+    return replace(base, **changes) if changes else base

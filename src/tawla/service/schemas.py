@@ -34,12 +34,16 @@ ERRORS: dict[Union[int, str], dict[str, Any]] = {
 """The error answers every route documents."""
 
 
+RULESET_OF_ID = ("the ruleset; default: the tawla ID's own (a gnubg ID or XGID: backgammon); checked against "
+                 "the ID's (a tawla ID of another ruleset: 422 InvalidArgument)")
+
+
 class Health(BaseModel):
     status: Literal["ok"]
 
 
 class MovesRequest(BaseModel):
-    ruleset: str = Field(default="backgammon", max_length=40)
+    ruleset: Optional[str] = Field(default=None, max_length=40, description=RULESET_OF_ID)
     position: str = Field(max_length=200, description="gnubg Position ID, XGID or tawla ID")
     dice: list[int] = Dice
 
@@ -58,7 +62,7 @@ class MovesAnswer(BaseModel):
 
 
 class EvaluateRequest(BaseModel):
-    ruleset: str = Field(default="backgammon", max_length=40)
+    ruleset: Optional[str] = Field(default=None, max_length=40, description=RULESET_OF_ID)
     position: str = Field(max_length=200)
     dice: Optional[list[int]] = Field(default=None, min_length=2, max_length=2)
     level: Optional[str] = Field(default=None, max_length=20, description="a tawla.Bot level; default ply0")
@@ -79,7 +83,7 @@ class EvaluateAnswer(BaseModel):
 
 
 class BestRequest(BaseModel):
-    ruleset: str = Field(default="backgammon", max_length=40)
+    ruleset: Optional[str] = Field(default=None, max_length=40, description=RULESET_OF_ID)
     position: str = Field(max_length=200)
     dice: list[int] = Dice
     level: Optional[str] = Field(default=None, max_length=20, description="a tawla.Bot level; default ply1")
@@ -95,7 +99,7 @@ class BestAnswer(BaseModel):
 
 
 class CubeRequest(BaseModel):
-    ruleset: str = Field(default="backgammon", max_length=40)
+    ruleset: Optional[str] = Field(default=None, max_length=40, description=RULESET_OF_ID)
     position: str = Field(max_length=200, description="gnubg Position ID, XGID (with its match context) or tawla ID")
     length: Optional[int] = Field(default=None, ge=0, le=64, description="match length; 0 a money game")
     score: Optional[list[int]] = Field(default=None, min_length=2, max_length=2,

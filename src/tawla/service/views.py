@@ -28,7 +28,7 @@ EVAL_COLUMNS = ("equity", "win", "win_gammon", "win_backgammon", "lose_gammon", 
 """The columns of :func:`tawla.evaluate`, as the keys of ``/v1/evaluate``'s answer."""
 
 
-def load_position(text: str, ruleset: str) -> Position:
+def load_position(text: str, ruleset: str | None) -> Position:
     """A position from a gnubg Position ID, an XGID or a tawla ID: :func:`tawla.analysis.positions.parse_position`.
 
     Raises
@@ -53,7 +53,7 @@ def _ids(pos: Position) -> dict[str, Any]:
     return {"id": pos.id(), "gnubg_id": gnubg}
 
 
-def moves_of(ruleset: str, position: str, dice: Sequence[int]) -> dict[str, Any]:
+def moves_of(ruleset: str | None, position: str, dice: Sequence[int]) -> dict[str, Any]:
     """``/v1/moves``: the legal moves of a position for a roll.
 
     Returns
@@ -101,7 +101,7 @@ def bot_for(ruleset: Any, level: str) -> Bot:
     return bot
 
 
-def evaluation_of(ruleset: str, position: str, dice: Sequence[int] | None, level: str | None) -> dict[str, Any]:
+def evaluation_of(ruleset: str | None, position: str, dice: Sequence[int] | None, level: str | None) -> dict[str, Any]:
     """``/v1/evaluate``: the evaluator's figures for the side on roll, and with ``dice`` every
     legal move ranked by the bot of ``level`` (default ``ply0``).
 
@@ -129,7 +129,7 @@ def evaluation_of(ruleset: str, position: str, dice: Sequence[int] | None, level
     return out
 
 
-def best_of(ruleset: str, position: str, dice: Sequence[int], level: str | None) -> dict[str, Any]:
+def best_of(ruleset: str | None, position: str, dice: Sequence[int], level: str | None) -> dict[str, Any]:
     """``/v1/best``: the play of the bot of ``level`` (default ``ply1``).
 
     Returns
@@ -151,7 +151,7 @@ def best_of(ruleset: str, position: str, dice: Sequence[int], level: str | None)
             "move": "" if m.is_pass else str(m), "after": Position(m.after, pos.ruleset).id()}
 
 
-def cube_of(ruleset: str, position: str, length: int | None, score: Sequence[int] | None, cube: int | None,
+def cube_of(ruleset: str | None, position: str, length: int | None, score: Sequence[int] | None, cube: int | None,
             owner: str | None, crawford: bool, level: str | None) -> dict[str, Any]:
     """``/v1/cube``: the cube decision of the side on roll (:func:`tawla.bots.cube.cube_decision`),
     money or at a match score; an XGID position brings its own match context, the fields
