@@ -33,6 +33,7 @@ def test_every_ruleset_round_trips(r):
     assert Position.from_id(p.id(), r) == p
     assert ruleset_of_byte(ruleset_byte(r)) == r and 1 <= ruleset_byte(r) <= 127
     assert Position.from_id(_old(p.id()), r) == p  # an old ID, its ruleset given
+    assert eval(repr(p), {"Position": Position}) == p
 
 
 def test_bytes_are_distinct():

@@ -436,7 +436,7 @@ class Position:
         return h
 
     def __repr__(self) -> str:
-        return f"Position.from_id({self.id()!r}, {self._ruleset.name!r})"
+        return f"Position.from_id({self.id()!r})"  # the ID names the ruleset and its options
 
     def __str__(self) -> str:
         return _diagram(self)
