@@ -16,7 +16,7 @@ network in contact); ``ply0`` is the same routing with the heuristic contact mod
 ``pip-and-blot`` is :class:`~tawla.analysis.evaluators.HeuristicEvaluator`.
 
 GNU Backgammon's equity: ``gnubg_nn.probabilities(board, 0)`` values the board for the side
-on roll (``board[1]``, :func:`tawla.oracles.gnubg_board`) as (win, win gammon, win backgammon,
+on roll (``board[1]``, :func:`oracles.gnubg_board` (``bench/oracles.py``)) as (win, win gammon, win backgammon,
 lose gammon, lose backgammon), the gammon columns including the backgammons, so the cubeless
 money equity is ``2 win - 1 + wg - lg + wbg - lbg``, tawla's equity column for the same
 probabilities (:func:`check_conversion` verifies both on known positions before each run).
@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 
 import tawla
-from tawla import oracles
+import oracles
 from tawla.analysis.evaluators import EngineEvaluator, HeuristicEvaluator
 from tawla.analysis.files import analyze_paths, collect_files
 from tawla.evaluation import evaluate_rows

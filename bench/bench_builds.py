@@ -40,7 +40,8 @@ def measure() -> dict:
     import numpy as np
 
     import tawla
-    from tawla import bench, workloads
+    import speed_table as bench
+    import workloads
     from tawla.evaluation import evaluate_rows
     from tawla.evaluation.net import shipped_net
 

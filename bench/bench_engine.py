@@ -1,7 +1,7 @@
 """pytest-benchmark suite of the fast engine (issue 4): W1/W2 move generation, threads, playouts.
 
 Run: ``python -m pytest bench/bench_engine.py --benchmark-only -s -p no:xdist``
-(``tawla bench`` prints the same measures as one table.)
+(``python bench/speed_table.py`` prints the same measures as one table.)
 
 * W1: the 2000 positions of ``tawla/data/w1`` x 21 rolls, backgammon: ``tawla.expand`` (fast,
   the call included), ``tawla.expand_all_rolls``, the reference engine (a sample), and
@@ -24,8 +24,9 @@ import numpy as np
 import pytest
 
 import tawla
-from tawla import bench as tb
-from tawla import oracles, workloads
+import speed_table as tb
+import oracles
+import workloads
 
 TARGET_NS_W1 = 15.0  # ns per child through tawla.expand, W1
 TARGET_NS_W2 = 30.0  # ns per child through tawla.expand, W2

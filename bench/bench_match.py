@@ -1,13 +1,13 @@
 """pytest-benchmark suite of the match engine: actions per CPU second through the public API.
 
 Run: ``python -m pytest bench/bench_match.py --benchmark-only -s -p no:xdist``
-(``tawla bench`` prints the same measures in its "match actions" section.)
+(``python bench/speed_table.py`` prints the same measures in its "match actions" section.)
 
 * single steps: random legal single steps (roll, a random lit step of ``legal_steps`` with
   its dice, confirm once nothing is lit) for tawla31 (federation, 31 points) and backgammon
-  (international money session): :func:`tawla.bench.match_step_actions`;
+  (international money session): :func:`speed_table.match_step_actions`;
 * whole moves: a roll, then ``play`` of a random move of ``legal_moves``:
-  :func:`tawla.bench.match_move_actions`;
+  :func:`speed_table.match_move_actions`;
 * the JSON record: ``to_json`` of a freshly loaded match, the next ``to_json`` after one
   more action, and ``from_json``, in µs per logged event.
 
@@ -23,7 +23,7 @@ import time
 import pytest
 
 from tawla import Match
-from tawla import bench as tb
+import speed_table as tb
 from tawla.native import turn_engine
 
 N_ACTIONS = 20_000

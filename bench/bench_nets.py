@@ -34,7 +34,8 @@ if sys.argv[1:2] == ["speed"]:
 import numpy as np  # noqa: E402
 
 import tawla
-from tawla import native, oracles
+import oracles
+from tawla import native
 from tawla.evaluation import evaluate_rows
 from tawla.evaluation.net import NetEvaluator, shipped_net
 from tawla.rules import OPPOSITE

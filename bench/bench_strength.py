@@ -53,10 +53,11 @@ from pathlib import Path
 import numpy as np
 
 import tawla
-from tawla import native, oracles
+import oracles
+from tawla import native
 from tawla.batch import fast_available, pass_move
 from tawla.rules import OPPOSITE
-from tawla.workloads import w1_ids
+from workloads import w1_ids
 from tawla.bots import CubeAction
 from tawla.evaluation import bg_features, evaluate_rows, is_race
 from tawla.evaluation.board import sides

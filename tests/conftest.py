@@ -1,9 +1,14 @@
 """Shared fixtures: the data in ../shared (skipped with a reason outside CI, a failure under CI)."""
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
+
+# The benchmark helpers (workloads, the oracles' adapters, the speed table) live in bench/, out of
+# the package; the tests use them from there.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 import tawla.batch
 

@@ -19,7 +19,7 @@ from tawla.analysis.report import ids_text, render_text
 from tawla.cli import main
 from tawla.formats.gnubg import MatchState
 from tawla.formats.record import ROLL, TAKE
-from tawla.oracles import gnubg_board
+from oracles import gnubg_board
 from tawla.rules import get_ruleset
 
 BG = get_ruleset("backgammon")

@@ -6,7 +6,7 @@ import pytest
 
 import tawla
 from tawla.batch import pass_move
-from tawla.workloads import w1_ids
+from workloads import w1_ids
 from tawla.bots import CubeAction
 from tawla.evaluation import evaluate
 

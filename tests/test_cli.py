@@ -11,6 +11,7 @@ from importlib import import_module
 from pathlib import Path
 
 import pytest
+import speed_table  # bench/, on the path by conftest
 
 import tawla
 from tawla import errors
@@ -244,22 +245,26 @@ def test_selfplay_output_that_cannot_be_written_is_bad_data(capsys, tmp_path):
     fails(capsys, ["selfplay", "--games", "1", "-o", str(tmp_path)], 1, "IsADirectoryError")
 
 
-# --- tawla bench -----------------------------------------------------------------------------
-def test_bench_help_and_bad_options(capsys):
-    assert main(["bench", "-h"]) == 0
-    assert capsys.readouterr().out.startswith("usage: tawla bench")
-    assert "--bogus" in usage_error(capsys, ["bench", "--bogus"])
-    assert "--workload" in usage_error(capsys, ["bench", "--workload", "W3"])
+# --- the speed table (bench/speed_table.py) ---------------------------------------------------
+def test_speed_table_help_and_bad_options(capsys):
+    with pytest.raises(SystemExit) as e:
+        speed_table.main(["-h"])
+    assert e.value.code == 0 and capsys.readouterr().out.startswith("usage: python bench/speed_table.py")
+    for bad in (["--bogus"], ["--workload", "W3"]):
+        with pytest.raises(SystemExit) as e:
+            speed_table.main(bad)
+        assert e.value.code == 2 and bad[0] in capsys.readouterr().err
 
 
-def test_bench_unknown_ruleset_is_a_usage_error(capsys):
-    fails(capsys, ["bench", "--ruleset", "chess"], 2, "UnsupportedRuleset")
+def test_speed_table_unknown_ruleset():
+    with pytest.raises(tawla.errors.UnsupportedRuleset):
+        speed_table.main(["--ruleset", "chess"])
 
 
-@pytest.mark.skipif(not fast_available(), reason="tawla bench measures nothing without the fast engine")
-def test_bench_w1_on_a_board_without_hitting_is_a_usage_error(capsys):
-    _, line = fails(capsys, ["bench", "--ruleset", "mahbusa", "--no-external"], 2, "ConfigError")
-    assert "W1 is a backgammon workload" in line
+@pytest.mark.skipif(not fast_available(), reason="the speed table measures nothing without the fast engine")
+def test_speed_table_w1_on_a_board_without_hitting():
+    with pytest.raises(tawla.errors.ConfigError, match="W1 is a backgammon workload"):
+        speed_table.main(["--ruleset", "mahbusa", "--no-external"])
 
 
 # --- the parser and the entry point ----------------------------------------------------------
@@ -273,7 +278,7 @@ def test_help_says_what_each_command_does(capsys):
     top = capsys.readouterr().out
     for command, words in [("moves", "legal plays"), ("board", "board of a position"),
                            ("analyze", "analyse match records"), ("selfplay", "plays itself"),
-                           ("bench", "speed table")]:
+                           ("bench", "speed table is")]:
         assert any(line.split()[:1] == [command] and words in line for line in top.splitlines()), command
     assert "Exit status" in top
     for command, words in [("moves", "every legal play"), ("board", "diagram"), ("analyze", "Replay every game"),

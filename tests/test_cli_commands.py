@@ -4,6 +4,7 @@ tawla ID on other boards), and ``moves`` ranks every play with the bot's evaluat
 
 import re
 import subprocess
+from pathlib import Path
 import sys
 
 import pytest
@@ -27,19 +28,35 @@ def tawla(*args, status=0):
     return r.stdout, r.stderr
 
 
-# --- tawla bench -----------------------------------------------------------------------------
+# --- the speed table (bench/speed_table.py) and tawla bench ----------------------------------
+SPEED_TABLE = Path(__file__).resolve().parents[1] / "bench" / "speed_table.py"
+
+
+def speed_table(*args, status=0):
+    """Run ``python bench/speed_table.py args`` as a user of a clone does."""
+    r = subprocess.run([sys.executable, str(SPEED_TABLE), *args], capture_output=True, text=True, timeout=300)
+    assert r.returncode == status, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "Traceback" not in r.stdout + r.stderr
+    return r.stdout, r.stderr
+
+
+def test_tawla_bench_says_where_the_speed_table_is():
+    out, _ = tawla("bench")
+    assert "python bench/speed_table.py" in out and SPEED_TABLE.exists()
+
+
 def test_bench_help_describes_the_measures():
-    out, _ = tawla("bench", "-h")
+    out, _ = speed_table("-h")
     for words in ("W1", "W2", "ns per distinct child", "games per second", "actions per CPU second",
                   "x fast", "microseconds per logged event"):
         assert words in out, words
     assert not re.search(r"target|issue", out, re.I)
 
 
-@pytest.mark.skipif(not fast_available(), reason="tawla bench measures nothing without the fast engine")
+@pytest.mark.skipif(not fast_available(), reason="the speed table measures nothing without the fast engine")
 def test_bench_small_run_says_what_each_figure_is():
-    out, _ = tawla("bench", "--workload", "W2", "--ruleset", "tawla31", "--repeat", "1", "--ref-sample", "5",
-                   "--games", "200", "--ref-games", "2", "--no-external", "--no-variants", "--match-actions", "300")
+    out, _ = speed_table("--workload", "W2", "--ruleset", "tawla31", "--repeat", "1", "--ref-sample", "5",
+                         "--games", "200", "--ref-games", "2", "--no-external", "--no-variants", "--match-actions", "300")
     assert not re.search(r"target|issue|NOT met", out, re.I)
     assert "workload W2: 2000 positions x 21 rolls, ruleset tawla31" in out
     assert "x fast: this row's time per child / tawla.expand's" in out

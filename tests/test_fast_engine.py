@@ -29,7 +29,7 @@ import pytest
 
 import tawla
 from tawla import batch as eng
-from tawla import workloads
+import workloads
 from tawla import native
 from tawla.reference import batch as ref_batch
 from tawla.reference.scoring import game_result as ref_game_result, is_frozen as ref_is_frozen

@@ -23,7 +23,7 @@ from tawla.met import MAX_AWAY, MatchCube, ScoreState, default_met, load_met, pa
 from tawla.met.variants import variant_distribution
 from tawla.met.cube import (cash_points, cubeful_mwc, cubeless_equity, emg_to_mwc, gammon_prices,
                             mwc_to_emg)
-from tawla.oracles import gnubg_board
+from oracles import gnubg_board
 from tawla.rules import get_ruleset
 
 

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import tawla
-from tawla import native, workloads
+import workloads
+from tawla import native
 from tawla.cli import main
 from tawla.errors import ConfigError, InvalidArgument
 from tawla.evaluation.net import NET_INPUTS, NetEvaluator, manifest, net_columns, net_inputs, shipped_net

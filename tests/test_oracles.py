@@ -11,8 +11,8 @@ import pytest
 
 import tawla
 from tawla.batch import legal_moves
-from tawla import oracles
-from tawla.oracles import spiel_whole_turns
+import oracles
+from oracles import spiel_whole_turns
 from tawla.position import Position
 
 from conftest import position_ids, require_module

@@ -9,7 +9,7 @@ seen from its player to move; the ruleset travels beside them. Every call takes
 RULES.md §1.6, then each turn a uniformly random choice among the *distinct* positions the
 roll allows (a pass when there is none), until the game ends (§1.7, §1.8).
 :func:`random_positions` returns the positions met in such games (the workload of the
-differential tests and of ``tawla bench``'s variant workloads).
+differential tests and of the speed table's variant workloads, ``bench/``).
 """
 
 from __future__ import annotations

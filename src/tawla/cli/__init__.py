@@ -8,7 +8,7 @@
 ``tawla evaluate FILE``    evaluate a file of positions to .csv, .jsonl or .parquet
 ``tawla selfplay``         the engine plays itself and writes a .mat or .sgf record
 ``tawla train``            train a neural evaluator by self-play
-``tawla bench``            the speed table (fast vs reference vs external engines)
+``tawla bench``            where the speed table is (``python bench/speed_table.py``)
 ``tawla serve``            the game service: rooms, bots, timers, coin tables (the serve extra)
 
 :func:`main` turns a :class:`tawla.errors.TawlaError` (or an ``OSError`` on a file) into one

@@ -5,7 +5,7 @@ objects or return plain data, and never import them.
 
 from __future__ import annotations
 
-from .core.geometry import own_coords
+from tawla.core.geometry import own_coords
 
 __all__ = ["gnubg_board", "from_gnubg_board", "spiel_whole_turns"]
 

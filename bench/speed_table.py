@@ -1,9 +1,10 @@
-"""``tawla bench``: the speed table, every engine measured side by side in one run on this machine.
+"""The speed table, every engine measured side by side in one run on this machine:
+``python bench/speed_table.py [options]`` in a clone of the repository (``tawla bench`` says so).
 
 Workloads
 ---------
 W1
-    The 2000 GNU Backgammon positions of ``tawla/data/w1`` (1000 contact, 1000 race) x the 21
+    The 2000 GNU Backgammon positions of ``bench/data/w1`` (1000 contact, 1000 race) x the 21
     rolls, backgammon rules (or adi, the same movement).
 W2
     2000 positions met in seeded random games of the chosen ruleset (fast engine) x 21 rolls.
@@ -39,15 +40,15 @@ from pathlib import Path
 
 import numpy as np
 
-from . import native
-from .batch import expand, expand_all_rolls, fast_available, playout
-from .core.dice import ROLLS
-from .errors import ConfigError
-from .match import Match
-from .native import turn_engine
-from .oracles import gnubg_board, spiel_whole_turns
-from .rules import RULESET_IDS, get_ruleset
-from .workloads import workload
+from tawla import native
+from tawla.batch import expand, expand_all_rolls, fast_available, playout
+from tawla.core.dice import ROLLS
+from tawla.errors import ConfigError
+from tawla.match import Match
+from tawla.native import turn_engine
+from oracles import gnubg_board, spiel_whole_turns
+from tawla.rules import RULESET_IDS, get_ruleset
+from workloads import workload
 
 __all__ = ["main", "run", "MATCH_TABLES", "match_step_actions",
            "match_move_actions", "measure_match", "measure_validation"]
@@ -75,7 +76,7 @@ what is measured (wall-clock, best of --repeat; "cpu": the calling thread's CPU 
                    confirm; whole moves: roll, play), and the JSON record's cost in
                    microseconds per logged event (to_json, the next to_json, from_json)
 """
-"""The text of ``tawla bench -h``: what each part of the table measures."""
+"""The text of ``python bench/speed_table.py -h``: what each part of the table measures."""
 
 MATCH_TABLES = {"tawla31": ("federation", 31), "backgammon": ("international", 0)}
 """The tables of the match-action workloads: ruleset -> (house, length); no clock, so no
@@ -266,7 +267,7 @@ def run(workload_name="W1", ruleset="backgammon", *, repeat=5, ref_sample=100, e
 
     r = get_ruleset(ruleset)
     if not fast_available():
-        out("tawla bench: the fast engine is not built; nothing to measure")
+        out("speed table: the fast engine is not built; nothing to measure")
         return {}
     if workload_name.upper() == "W1" and not r.has_bar:
         raise ConfigError("W1 is a backgammon workload: use --ruleset backgammon/adi, or --workload W2")
@@ -284,7 +285,7 @@ def run(workload_name="W1", ruleset="backgammon", *, repeat=5, ref_sample=100, e
         load = " load average %.1f %.1f %.1f;" % os.getloadavg()
     except (AttributeError, OSError):
         load = ""
-    out(f"tawla bench - workload {workload_name.upper()}: {len(arr)} positions x 21 rolls, ruleset {r.name}; "
+    out(f"speed table - workload {workload_name.upper()}: {len(arr)} positions x 21 rolls, ruleset {r.name}; "
         f"{cpu}, {os.cpu_count()} CPUs;{load} best of {repeat}")
     out("ns/child: wall-clock time of the call / tawla's number of distinct children (cpu ns: the calling "
         "thread's CPU time, steadier on a busy machine); x fast: this row's time per child / tawla.expand's "
@@ -506,8 +507,8 @@ def measure_match(n_actions: int = 20_000, seed: int = 1) -> dict:
 
 
 def main(argv=None) -> int:
-    """Entry point of ``tawla bench`` (``argv``: the arguments after ``bench``)."""
-    p = argparse.ArgumentParser(prog="tawla bench", description=DESCRIPTION,
+    """Entry point of ``python bench/speed_table.py`` (``argv``: its arguments)."""
+    p = argparse.ArgumentParser(prog="python bench/speed_table.py", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--workload", default="W1", choices=["W1", "W2", "w1", "w2"],
                    help="W1: the 2000 gnubg positions x 21 rolls; W2: 2000 random-game positions of --ruleset")

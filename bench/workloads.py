@@ -1,33 +1,32 @@
-"""The benchmark workloads: W1 (GNU Backgammon positions shipped with the package) and W2
-(positions met in seeded random games of any ruleset), as packed rows.
+"""The benchmark workloads: W1 (GNU Backgammon positions, ``bench/data/w1``) and W2 (positions
+met in seeded random games of any ruleset), as packed rows.
 
-Used by ``tawla bench``, the pytest-benchmark suites in ``bench/`` and the differential
-tests, so that all of them measure and check the same positions.
+Used by the speed table (``bench/speed_table.py``), the benchmarks in ``bench/`` and the
+differential tests, so that all of them measure and check the same positions.
 """
 
 from __future__ import annotations
 
-from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
-from .batch import random_positions
-from .errors import ConfigError
-from .position import Position, positions_to_array
+from tawla.batch import random_positions
+from tawla.errors import ConfigError
+from tawla.position import Position, positions_to_array
 
 __all__ = ["w1_ids", "load_w1", "workload"]
 
 
 def w1_ids(kind: str | None = None) -> list:
-    """The GNU Backgammon Position IDs of workload W1, installed with the package
-    (``tawla/data/w1``): 1000 ``"contact"`` then 1000 ``"race"`` positions (or one kind).
+    """The GNU Backgammon Position IDs of workload W1 (``bench/data/w1``): 1000 ``"contact"`` then 1000 ``"race"`` positions (or one kind).
 
     Raises
     ------
     tawla.errors.ConfigError
         ``kind`` is not ``"contact"``, ``"race"`` or None.
     """
-    folder = resources.files("tawla") / "data" / "w1"
+    folder = Path(__file__).resolve().parent / "data" / "w1"
     ids = []
     for k in ("contact", "race"):
         if kind in (None, k):
