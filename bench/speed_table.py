@@ -422,6 +422,27 @@ def match_step_actions(ruleset: str, n_actions: int, seed: int = 1):
         The calling thread's CPU seconds for the ``n_actions`` actions (the ``legal_steps``
         queries included), and the last match.
     """
+    return _timed_actions(ruleset, n_actions, seed, _random_step)
+
+
+def _random_step(m: Match, rnd: random.Random) -> None:
+    lit = m.legal_steps()
+    if lit:
+        s = lit[rnd.randrange(len(lit))]
+        m.step(m.turn, s.from_point, s.to_point, dice=s.dice)
+    else:
+        m.confirm(m.turn)
+
+
+def _random_play(m: Match, rnd: random.Random) -> None:
+    moves = m.legal_moves()
+    m.play(m.turn, moves[rnd.randrange(len(moves))])
+
+
+def _timed_actions(ruleset: str, n_actions: int, seed: int, move) -> tuple:
+    """The thread's CPU seconds for ``n_actions`` actions of random matches (a roll, or
+    ``move(match, rng)`` in the move phase; a finished match replaced by a new one), and the
+    last match."""
     rnd = random.Random(seed)
     m = _new_table(ruleset, seed)
     c = time.thread_time()
@@ -430,12 +451,7 @@ def match_step_actions(ruleset: str, n_actions: int, seed: int = 1):
         if phase == "roll":
             m.roll(m.turn)
         elif phase == "move":
-            lit = m.legal_steps()
-            if lit:
-                s = lit[rnd.randrange(len(lit))]
-                m.step(m.turn, s.from_point, s.to_point, dice=s.dice)
-            else:
-                m.confirm(m.turn)
+            move(m, rnd)
         else:
             m = _new_table(ruleset, rnd.randrange(1 << 30))
     return time.thread_time() - c, m
@@ -450,19 +466,7 @@ def match_move_actions(ruleset: str, n_actions: int, seed: int = 1):
     (float, Match)
         CPU seconds (the ``legal_moves`` queries included) and the last match.
     """
-    rnd = random.Random(seed)
-    m = _new_table(ruleset, seed)
-    c = time.thread_time()
-    for _ in range(n_actions):
-        phase = m.phase
-        if phase == "roll":
-            m.roll(m.turn)
-        elif phase == "move":
-            moves = m.legal_moves()
-            m.play(m.turn, moves[rnd.randrange(len(moves))])
-        else:
-            m = _new_table(ruleset, rnd.randrange(1 << 30))
-    return time.thread_time() - c, m
+    return _timed_actions(ruleset, n_actions, seed, _random_play)
 
 
 def measure_match(n_actions: int = 20_000, seed: int = 1) -> dict:
