@@ -3,13 +3,14 @@
 :func:`create_app` builds the FastAPI application; :func:`serve` runs it with uvicorn. The
 contract (JSON under ``/v1``, bearer tokens) is described in the README's "Serving games".
 
-Parts, one module each: the database (:mod:`~tawla.service.store`), rooms and their state
-(:mod:`~tawla.service.rooms`), the running rooms with their timers, bots, sockets and coins
-(:mod:`~tawla.service.hub`) with their timers and bots (:mod:`~tawla.service.tasks`), the
-sockets (:mod:`~tawla.service.sockets`), what one client may cost (:mod:`~tawla.service.limits`),
-the metrics (:mod:`~tawla.service.metrics`), what needs no room (:mod:`~tawla.service.views`),
-the bodies (:mod:`~tawla.service.schemas`), the error answers (:mod:`~tawla.service.answers`)
-and the routes (:mod:`~tawla.service.app`). The web board is served from ``static/`` at ``/``.
+Parts, one module each: the database (:mod:`~tawla.service.store`), a room and its state
+(:mod:`~tawla.service.rooms`), the running rooms put together (:mod:`~tawla.service.hub`) from
+their registry, lobby, actions, writes, settlement, timers, bot driver and sockets (a module
+each, listed there), the WebSocket endpoint (:mod:`~tawla.service.sockets`), what one client
+may cost (:mod:`~tawla.service.limits`), the metrics (:mod:`~tawla.service.metrics`), what
+needs no room (:mod:`~tawla.service.views`), the bodies (:mod:`~tawla.service.schemas`), the
+error answers (:mod:`~tawla.service.answers`), the routers by resource
+(:mod:`~tawla.service.routes`) and the application (:mod:`~tawla.service.app`). The web board is served from ``static/`` at ``/``.
 """
 
 from __future__ import annotations

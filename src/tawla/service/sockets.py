@@ -178,7 +178,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
     conn.reader = asyncio.current_task()
     bucket = TokenBucket(limits.frames_per_second, limits.frame_burst)
     try:
-        await h.connect(room, mem, conn)
+        await h.sockets.connect(room, mem, conn)
     except TawlaError as e:
         h.metrics.error(e)
         h.metrics.socket_closes.labels("sockets").inc()
@@ -223,7 +223,7 @@ async def room_socket(ws: WebSocket, code: str) -> None:
             raise
     finally:
         conn.reader = None
-        await h.disconnect(room, mem, conn, report=gone)
+        await h.sockets.disconnect(room, mem, conn, report=gone)
     await conn.finish()
 
 
@@ -238,7 +238,7 @@ async def _socket_action(h: Hub, code: str, token: str, text: str) -> Optional[d
         detail = "nested too deeply" if isinstance(e, RecursionError) else " ".join(str(e).split())[:500]
         return error_frame("InvalidArgument", f"a message is an action object: {detail}")
     try:
-        await h.act(code, token, body.engine_body())
+        await h.actions.act(code, token, body.engine_body())
     except TawlaError as e:
         h.metrics.error(e)
         return {"type": "error", "status": status_of(e), **error_body(e)}

@@ -1,0 +1,34 @@
+"""What a coin table pays out of its escrow: the prize and the rake at the end of a match, the
+stakes back when a match ends without a winner or the host leaves before it starts.
+
+A payment is ``(account id or None, coins, kind)``, ``kind`` one of ``prize``, ``rake``
+(account None: the house) and ``refund``; :meth:`tawla.service.store.Store.save_room` writes
+them in the transaction that writes the room.
+"""
+
+from __future__ import annotations
+
+from .rooms import Member, Room
+
+__all__ = ["match_payments", "host_refund"]
+
+
+def match_payments(room: Room) -> list[tuple[int | None, int, str]]:
+    """The payments out of ``room``'s escrow at the end of its match: the prize and the rake
+    (the engine's :attr:`tawla.Match.payout`), or each stake back when there is no winner
+    (an empty list when the escrow is empty)."""
+    if room.escrow <= 0:
+        return []
+    m = room.match
+    pay = m.payout if m is not None else None
+    accounts = {x.seat: x.account for x in room.members if x.seat is not None}
+    if pay is not None and accounts.get(pay["winner"]) is not None and pay["pot"] == room.escrow:
+        return [(accounts[pay["winner"]], pay["prize"], "prize"), (None, pay["fee"], "rake")]
+    return [(a, room.stake, "refund") for a in accounts.values() if a is not None][: room.escrow // max(room.stake, 1)]
+
+
+def host_refund(room: Room, host: Member) -> list[tuple[int | None, int, str]]:
+    """The host's stake back when he leaves a waiting room (an empty list at a free table)."""
+    if room.escrow and host.account is not None:
+        return [(host.account, room.escrow, "refund")]
+    return []

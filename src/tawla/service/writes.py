@@ -1,0 +1,105 @@
+"""Every change of a room goes through :meth:`RoomWrites.commit`: the one place where a room's
+version moves on and the one rollback.
+
+Under the room's lock, ``commit(room, change, write)`` notes the room's changing fields,
+applies ``change`` (the engine applies an action whole or not at all), moves
+:attr:`Room.version` on by one and writes the room (``write``; by default
+:meth:`RoomWrites.save`). If the change or the write raises, the room is put back as it was
+noted -- its match rebuilt from the record written when the engine had moved it already
+(:meth:`Room.rebuild`) -- so memory never runs ahead of the database, and the error goes on.
+
+A write appends the match's new events to the ``events`` table and updates the room's few
+changing columns; the match's document is written once, when the match starts, so an action
+costs its own events whatever the length of the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
+
+from ..match import Match
+from .rooms import Room
+from .settlement import match_payments
+from .store import Store
+
+__all__ = ["RoomWrites"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class _Noted:
+    """A room's changing fields before a change (what a failed change or write restores)."""
+
+    status: str
+    escrow: int
+    match: Match | None
+    match_json: str | None
+    saved_events: int
+    match_no: int
+    rematch: frozenset
+    members: tuple
+    version: int
+    events: int  # the match's event count
+
+    @classmethod
+    def of(cls, room: Room) -> "_Noted":
+        m = room.match
+        return cls(room.status, room.escrow, m, room.match_json, room.saved_events, room.match_no,
+                   frozenset(room.rematch), tuple(room.members), room.version, m.event_count if m is not None else 0)
+
+    def restore(self, room: Room) -> None:
+        room.status, room.escrow, room.match, room.match_json = self.status, self.escrow, self.match, self.match_json
+        room.saved_events, room.match_no, room.version = self.saved_events, self.match_no, self.version
+        room.rematch = set(self.rematch)
+        room.members[:] = self.members
+        if self.match is not None and self.match.event_count != self.events:
+            room.rebuild()  # the engine moved before the write failed
+
+
+class RoomWrites:
+    """The writes of a running service's rooms to its :class:`~tawla.service.store.Store`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def commit(self, room: Room, change: Callable[[], T] | None = None,
+               write: Callable[[Room], None] | None = None) -> T | None:
+        """Apply ``change`` to ``room``, move its version on and write it with ``write``
+        (default :meth:`save`); on any exception put the room back as it was and re-raise.
+        Call under the room's lock. Returns what ``change`` returned.
+
+        Raises
+        ------
+        tawla.errors.TawlaError
+            What the engine or the store refuses (the room is unchanged).
+        """
+        noted = _Noted.of(room)
+        try:
+            out = change() if change is not None else None
+            room.version += 1
+            (write or self.save)(room)
+        except BaseException:
+            noted.restore(room)
+            raise
+        return out
+
+    def save(self, room: Room, *, stakes: tuple = (), new_match: bool = False) -> None:
+        """Write ``room``: its changing columns and its match's new events (with ``new_match``,
+        the match's document at its start instead, and the ``stakes`` ``(account, coins)``
+        taken for it); at the end of a coin table's match, its payments
+        (:func:`~tawla.service.settlement.match_payments`). Called through :meth:`commit`."""
+        m = room.match
+        settle: list[tuple] = []
+        if m is not None and m.phase == "over":
+            room.status = "over"
+            settle = match_payments(room)
+        log_rows = [] if new_match else room.unsaved_events()
+        self.store.save_room(room.code, room.row(with_match=new_match), settle=settle, stakes=stakes, log=log_rows)
+        room.saved_events += len(log_rows)
+        room.escrow += sum(a for _, a in stakes) - sum(a for _, a, _ in settle)
+
+    def save_columns(self, room: Room, settle: Any = ()) -> None:
+        """Write ``room``'s changing columns only (with ``settle``'s payments)."""
+        self.store.save_room(room.code, room.row(), settle=settle)
