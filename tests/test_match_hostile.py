@@ -10,6 +10,7 @@ import pytest
 import tawla
 from tawla import errors
 from tawla.match import Match
+from tawla.match.clock import TurnClock
 from match_helpers import Clock, snapshot_unchanged, to_roll_phase
 
 NAN, INF = float("nan"), float("inf")
@@ -149,7 +150,7 @@ def test_on_timeout_refuses_a_time_that_is_not_finite(now):
     snapshot_unchanged(m, lambda: m.on_timeout(now), errors.InvalidAction)
     assert m.deadline == 160 and m.phase == "roll"
     m.on_timeout(160)
-    assert all(math.isfinite(v) for v in m._timers.values())
+    assert all(math.isfinite(v) for v in m._turn_clock.running.values())
 
 
 @pytest.mark.parametrize("t", [NAN, INF, -INF, np.float64(INF), HUGE])
@@ -296,6 +297,6 @@ def test_to_json_is_strict_json_after_actions_and_refused_times():
 
 def test_to_json_fails_loudly_on_a_number_that_is_not_finite():
     m, _ = clocked_match()
-    m._timers = {"roll": NAN}  # what no action leaves
+    m._turn_clock = TurnClock({"roll": NAN})  # what no action leaves
     with pytest.raises(ValueError):
         m.to_json()

@@ -33,7 +33,7 @@ import math
 from ..errors import FormatError, InvalidArgument, TawlaError, quote
 from ..notation import parse_move
 from ..position import Position
-from ..rules import get_ruleset
+from ..rules import get_ruleset, Scoring
 from .. import svg
 from ..bots import Bot
 from ..evaluation.net import shipped_net
@@ -70,7 +70,7 @@ def rating(error_per_move: float | None) -> str:
 def _rated(ruleset_name: str) -> bool:
     """Whether gnubg's bands apply: games worth 1..3 points a cube (not Tawla 31's 15)."""
     try:
-        return get_ruleset(ruleset_name).scoring != "checkers_left"
+        return get_ruleset(ruleset_name).scoring != Scoring.CHECKERS_LEFT
     except TawlaError:
         return False
 

@@ -35,7 +35,7 @@ from ..core.moves import Move
 from ..native import flip_row
 from ..notation import by_written_hits, fitting_moves, hit_points, written_hits
 from ..position import Position
-from ..rules import Ruleset, get_ruleset
+from ..rules import get_ruleset, Ruleset, Scoring
 from ..met import MAX_AWAY, ScoreState, default_met, variant_met
 from ..rules.match_play import crawford_game
 from .cube import CubeTracker
@@ -384,7 +384,7 @@ def _score_state(ruleset: Ruleset, length: int, score, player: int, cube: int, o
         return None
     if not ruleset.cube:
         away, opp_away = length - score[player], length - score[1 - player]
-        ok = ruleset.scoring in ("mars", "checkers_left") and away > 0 and opp_away > 0
+        ok = ruleset.scoring in (Scoring.MARS, Scoring.CHECKERS_LEFT) and away > 0 and opp_away > 0
         return (away, opp_away) if ok else None
     try:
         return ScoreState.of_seat(length, score, player, cube, owner, crawford)
@@ -433,7 +433,7 @@ def _values_at_score(rows: np.ndarray, evaluator: Evaluator, r: Ruleset,
     search = getattr(evaluator, "values_at_score", None)  # a search's own values at the score
     if search is not None:
         return search(rows, r, state)
-    if isinstance(state, tuple) and r.scoring == "checkers_left":
+    if isinstance(state, tuple) and r.scoring == Scoring.CHECKERS_LEFT:
         spread = getattr(evaluator, "distributions", None)
         return None if spread is None else play_values_by_points(spread(rows, r), r, *state)
     method = getattr(evaluator, "probabilities", None)  # a plain callable: its equity alone

@@ -20,6 +20,8 @@ from ..evaluation import evaluate_rows
 from ..evaluation.net import shipped_net
 from ..formats.gnubg import MatchState
 from ..met import CubeDecision, MatchCube, default_met, variant_met
+from ..rules import Scoring
+from ..rules.match_play import Phase
 from .cube import cube_decision, score_state
 from .score import match_score, mwc_on_roll, preroll_distribution
 from .search import Bot
@@ -136,19 +138,19 @@ def bot_action(bot: Bot, match) -> tuple[str, Move | None]:
         The match is over.
     """
     phase = match.phase
-    if phase == "over":
+    if phase == Phase.OVER:
         raise InvalidAction("the match is over")
     cube = match.cube_in_play
     state = match_state_of(match) if cube or match.length else None
-    if phase == "move":
+    if phase == Phase.MOVE:
         position, dice = match.turn_start_position, match.dice
         return "move", bot.choose(position, dice, match_state=state)
-    if phase == "roll":
+    if phase == Phase.ROLL:
         if cube and match.can_double(match.turn):
             if bot.cube_action(match.position, match_state=state).double:
                 return "double", None
         return "roll", None
-    if phase == "double":
+    if phase == Phase.DOUBLE:
         decision = bot.cube_action(match.position, match_state=state)  # from the doubler's seat
         return ("take" if decision.take else "drop"), None
     return ("accept" if _resignation_pays(bot, match, state) else "reject"), None
@@ -184,7 +186,7 @@ def _tawla_mwc(bot: Bot, position, away: int, opp_away: int) -> float:
     ``away`` against ``opp_away`` in a match of a Tawla ruleset, on the bot's pre-roll
     evaluation (:func:`tawla.bots.score.mwc_on_roll`)."""
     r = bot.ruleset
-    if r.scoring == "checkers_left":
+    if r.scoring == Scoring.CHECKERS_LEFT:
         values = preroll_distribution(position.to_array()[None], r, bot.contact)
     else:
         values = bot.preroll(position)[None]

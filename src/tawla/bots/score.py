@@ -17,7 +17,7 @@ from ..evaluation.points import MARGINS, flip_distribution, t31_distribution
 from ..formats.gnubg import MatchState
 from ..met import MAX_AWAY, MatchEquityTable, ScoreState, default_met, variant_met
 from ..met.cube import mwc_to_emg
-from ..rules import get_ruleset
+from ..rules import get_ruleset, Scoring
 from .cube import CubeEfficiency, GNUBG_EFFICIENCY, score_state
 from .cubeful import OPTIMAL, cubeful_play_values, model_mwc
 from .lookahead import preroll_columns
@@ -45,7 +45,7 @@ def match_score(match_state: MatchState | None, ruleset) -> ScoreState | tuple[i
     if r.cube:
         return score_state(match_state)
     n = match_state.match_length
-    if not n or r.scoring not in ("mars", "checkers_left"):
+    if not n or r.scoring not in (Scoring.MARS, Scoring.CHECKERS_LEFT):
         return None
     if n > MAX_AWAY:
         raise InvalidArgument(f"a match is 1 to {MAX_AWAY} points, not {n}")
@@ -64,7 +64,7 @@ def away_score(away_counts, ruleset) -> tuple[int, int]:
         played by such a score (one with a cube, or not scored by mars or checkers left).
     """
     r = get_ruleset(ruleset)
-    ok = (not r.cube and r.scoring in ("mars", "checkers_left") and isinstance(away_counts, tuple)
+    ok = (not r.cube and r.scoring in (Scoring.MARS, Scoring.CHECKERS_LEFT) and isinstance(away_counts, tuple)
           and len(away_counts) == 2 and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool)
                                             and 1 <= a <= MAX_AWAY for a in away_counts))
     if not ok:
@@ -107,7 +107,7 @@ def mwc_on_roll(values: np.ndarray, ruleset, away: int, opp_away: int) -> np.nda
     (columns of :data:`tawla.evaluation.COLUMNS`, or Tawla 31's distributions): the values of
     :func:`play_values` for the other side, whose opponent it is, turned round."""
     r = get_ruleset(ruleset)
-    by = play_values_by_points if r.scoring == "checkers_left" else play_values_by_mars
+    by = play_values_by_points if r.scoring == Scoring.CHECKERS_LEFT else play_values_by_mars
     return 1 - (by(values, r, opp_away, away) + 1) / 2
 
 
@@ -156,7 +156,7 @@ def play_values(children: np.ndarray, probs: np.ndarray, ruleset, score: ScoreSt
     mars (:func:`play_values_by_mars`) or in Tawla 31 (:func:`play_values_by_points`, ``probs``
     then the distributions of :func:`tawla.evaluation.points.t31_distribution`)."""
     if isinstance(score, tuple):
-        if get_ruleset(ruleset).scoring == "checkers_left":
+        if get_ruleset(ruleset).scoring == Scoring.CHECKERS_LEFT:
             return play_values_by_points(probs, ruleset, *score)
         return play_values_by_mars(probs, ruleset, *score)
     return play_values_at_score(children, probs, ruleset, score, met)[0]

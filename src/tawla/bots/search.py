@@ -53,7 +53,7 @@ from ..evaluation.routing import compiled_net_choice
 from ..formats.gnubg import MatchState
 from ..met import CubeDecision, MatchEquityTable, ScoreState
 from ..position import Position
-from ..rules import RulesetLike, get_ruleset
+from ..rules import get_ruleset, RulesetLike, Scoring
 from ..rules.validation import check_rows_array
 from .cube import CubeAction, cube_decision, score_state
 from .cubeful import cubeful_decision
@@ -392,7 +392,7 @@ class Bot:
         """The cubeless columns the score is applied to, of engine-made rows ``plies`` (0..2)
         rolls ahead (:mod:`tawla.bots.lookahead`); Tawla 31's distribution of the result."""
         r = self.ruleset
-        if r.scoring == "checkers_left":  # the spread of its 1..15 points, not only their mean
+        if r.scoring == Scoring.CHECKERS_LEFT:  # the spread of its 1..15 points, not only their mean
             return preroll_distribution(rows, r, self.contact, plies) if plies else t31_distribution(rows, r, self.contact)
         if plies == 0:
             return np.asarray(self._evaluate(rows, r, checked=False), dtype=np.float64)

@@ -23,7 +23,7 @@ import numpy as np
 from .. import native
 from ..core.geometry import OPPOSITE
 from ..errors import ConfigError
-from ..rules import get_ruleset
+from ..rules import get_ruleset, Scoring
 from .board import check_rows, sides
 from .features import N_BG_FEATURES, bg_features
 from .protocol import equity_from_probs, real_weights
@@ -114,7 +114,7 @@ def linear_probs(rows, weights, r) -> np.ndarray:
     lbg = lg * s[:, 4]
     out = np.zeros((len(rows), 6))
     out[:, 1], out[:, 2], out[:, 4] = win, wg, lg
-    if r.scoring == "cube":
+    if r.scoring == Scoring.CUBE:
         out[:, 3], out[:, 5] = wbg, lbg
     out[:, 0] = equity_from_probs(out[:, 1:], r)
     return out

@@ -49,7 +49,7 @@ import numpy as np
 from .. import native
 from ..core.geometry import OPPONENT_POINT
 from ..errors import ConfigError, InvalidArgument
-from ..rules import Ruleset, get_ruleset
+from ..rules import get_ruleset, Ruleset, Scoring
 from .board import sides
 from .features import _hand_features, _raw_features
 from .protocol import real_weights
@@ -125,11 +125,11 @@ def net_columns(o: np.ndarray, r: Ruleset) -> np.ndarray:
     wg = np.minimum(o[:, 1], win)
     lg = np.minimum(o[:, 3], 1.0 - win)
     out = np.zeros((len(o), 6))
-    if r.scoring == "checkers_left":
+    if r.scoring == Scoring.CHECKERS_LEFT:
         out[:, 0] = 15.0 * (o[:, 2] - o[:, 4])
         wbg = lbg = np.zeros(len(o))
     else:
-        if r.scoring == "cube":
+        if r.scoring == Scoring.CUBE:
             wbg, lbg = np.minimum(o[:, 2], wg), np.minimum(o[:, 4], lg)
         else:
             wbg = lbg = np.zeros(len(o))

@@ -34,6 +34,7 @@ import numpy as np
 from .. import native
 from ..errors import ConfigError
 from ..met.variants import variant_distribution
+from ..rules import Scoring
 from .board import sides
 from .net import NetEvaluator
 from .nohit import nohit_contact, nohit_margins_np
@@ -58,7 +59,7 @@ def t31_distribution(rows: np.ndarray, r, contact=None) -> np.ndarray:
     rows : uint8[N, 56]
         Valid positions of ``r`` (not validated here), each seen from its side to move.
     r : Ruleset
-        A ruleset scored by the loser's checkers left (``scoring == "checkers_left"``).
+        A ruleset scored by the loser's checkers left (``scoring == Scoring.CHECKERS_LEFT``).
     contact : Evaluator, optional
         The contact model (default the ruleset's, :data:`tawla.evaluation.CONTACT_MODELS`),
         as for :func:`tawla.evaluation.evaluate_rows`.

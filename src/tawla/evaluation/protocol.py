@@ -7,7 +7,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..errors import InvalidArgument, quote
-from ..rules import Ruleset, get_ruleset
+from ..rules import get_ruleset, Ruleset, Scoring
 
 __all__ = ["COLUMNS", "Evaluator", "equity_from_probs"]
 
@@ -82,7 +82,7 @@ def equity_from_probs(p: np.ndarray, ruleset) -> np.ndarray:
         raise InvalidArgument(f"probabilities must be float[N, 5 or 6], not {quote(p)}")
     p = arr
     e = 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3]
-    if r.scoring == "cube":
+    if r.scoring == Scoring.CUBE:
         e = e + p[:, 2] - p[:, 4]
     return e
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import native
+from ..rules import Scoring
 from .bearoff import eval_tables, rank_unchecked
 from .protocol import equity_from_probs
 from .rolls import MU, L, combine, race_columns, shift, t31_margins
@@ -76,7 +77,7 @@ def race_eval(me, opp, r) -> np.ndarray:
     one, _, _, two = eval_tables()
     out = native.race_sides(np.ascontiguousarray(me, dtype=np.int32), np.ascontiguousarray(opp, dtype=np.int32),
                             r, one, two)
-    if r.scoring != "checkers_left":
+    if r.scoring != Scoring.CHECKERS_LEFT:
         out[:, 0] = equity_from_probs(out[:, 1:], r)
     return out
 

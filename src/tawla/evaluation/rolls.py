@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from ..rules import Scoring
 from .protocol import equity_from_probs
 
 __all__ = ["MU", "VAR_PER_PIP", "L", "normal_rolls", "shift", "combine", "t31_equity", "t31_points", "t31_margins", "race_columns"]
@@ -136,7 +137,7 @@ def race_columns(win, wg, lg, parts, me, opp, r) -> np.ndarray:
     equity in ``r``'s scoring (tawla31's by :func:`t31_equity`)."""
     out = np.zeros((len(win), 6))
     out[:, 1], out[:, 2], out[:, 4] = win, wg, lg
-    out[:, 0] = t31_equity(parts, me, opp) if r.scoring == "checkers_left" else equity_from_probs(out[:, 1:], r)
+    out[:, 0] = t31_equity(parts, me, opp) if r.scoring == Scoring.CHECKERS_LEFT else equity_from_probs(out[:, 1:], r)
     return out
 
 

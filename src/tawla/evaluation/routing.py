@@ -35,7 +35,7 @@ from .. import native
 from ..core.geometry import OPPOSITE
 from ..core.results import ResultKind
 from ..errors import ConfigError
-from ..rules import HIT, RulesetLike, get_ruleset
+from ..rules import get_ruleset, HIT, RulesetLike, Scoring
 from .bearoff import eval_tables
 from .board import check_rows, race_mask, sides
 from .linear import LinearContact
@@ -120,7 +120,7 @@ def _compiled_pass(model, r) -> bool:
 def _bg_routing(r) -> bool:
     """Whether the compiled one-pass routing of backgammon and adi (game end, race model, then
     the contact model) applies to ``r``: opposite directions, 1/2(/3) scoring, neither §5.5 nor §5.6."""
-    return (r.geometry == OPPOSITE and r.scoring in ("cube", "mars") and not r.quadrant_lock_win
+    return (r.geometry == OPPOSITE and r.scoring in (Scoring.CUBE, Scoring.MARS) and not r.quadrant_lock_win
             and not r.bearoff_no_opponent_in_home)
 
 
@@ -203,7 +203,7 @@ def _evaluate_ends_compiled(rows: np.ndarray, r, model) -> np.ndarray:
     one, _, _, two = eval_tables()
     out, kind = native.eval_ends(np.ascontiguousarray(rows, dtype=np.uint8), r, one, two)
     race = kind == native.EVAL_ENDS["race"]
-    if r.scoring != "checkers_left" and race.any():
+    if r.scoring != Scoring.CHECKERS_LEFT and race.any():
         out[race, 0] = equity_from_probs(out[race, 1:], r)
     _contact_into(out, kind == native.EVAL_ENDS["contact"], rows, r, model)
     return out

@@ -17,7 +17,11 @@ each: the shared state, transactions and queries (:mod:`~tawla.match.base`), the
 step-by-step play (:mod:`~tawla.match.turns`), the cube and resignations
 (:mod:`~tawla.match.cube`), the table: leaving, disconnects (:mod:`~tawla.match.table`),
 the JSON record and replay (:mod:`~tawla.match.record`) and the ``.mat`` and ``.sgf``
-export (:mod:`~tawla.match.mat_export`). House profiles are :mod:`~tawla.match.house`.
+export (:mod:`~tawla.match.mat_export`). Its state holds values that are never changed,
+only replaced: the turn clock (:class:`~tawla.match.clock.TurnClock`, its timers' deadlines
+and the paused ones), the cube (:class:`~tawla.match.cube_state.Cube`) and the phase
+(:class:`Phase`, a ``str`` enum: saved JSON and comparisons with ``"roll"``, ``"over"``, ...
+are as before). House profiles are :mod:`~tawla.match.house`.
 
 Phases
 ------
@@ -92,10 +96,11 @@ grows at the cost of the new events only (:attr:`Match.events` copies all of it)
 """
 
 from ..bots.policies import bot_policy, first_legal_policy
+from ..rules.match_play import Phase
 from .base import INPUT_EVENTS, PHASES
 from .house import HOUSE_NAMES, HouseRules, get_house
 from .record import _rng_state_to_json
 from .state_machine import Match
 
-__all__ = ["Match", "bot_policy", "first_legal_policy", "PHASES", "INPUT_EVENTS", "HouseRules",
+__all__ = ["Match", "bot_policy", "first_legal_policy", "Phase", "PHASES", "INPUT_EVENTS", "HouseRules",
            "get_house", "HOUSE_NAMES", "_rng_state_to_json"]

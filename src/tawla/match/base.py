@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import copy
 import functools
-import math
 from typing import Any
 
 import numpy as np
 
 from ..errors import ConfigError, InvalidAction, InvalidArgument, NotYourTurn, quote
 from ..native import resolve_engine, rng_restore, throw_dice, throw_dice_saving
+from ..rules.match_play import Phase
+from .clock import TurnClock, finite
+from .cube_state import CENTRED
 
 __all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "finite", "json_form", "log_form",
            "MatchBase"]
 
-PHASES = ("roll", "move", "double", "resign", "over")
+PHASES = tuple(Phase)
 """The phases of a match (see :mod:`tawla.match`)."""
 
 INPUT_EVENTS = ("roll", "step", "undo", "confirm", "play", "double", "take", "drop", "resign",
@@ -92,14 +94,6 @@ def log_form(value):
     return value
 
 
-def finite(x) -> bool:
-    """Whether the real number ``x`` is finite as a float (an int too large for one is not)."""
-    try:
-        return math.isfinite(x)
-    except OverflowError:
-        return False
-
-
 def check_player(player) -> int:
     """``player`` as 0 or 1.
 
@@ -150,19 +144,17 @@ class MatchBase:
         self._payout = None
         self._away = [None, None]
         # game
-        self._phase = "roll"
+        self._phase = Phase.ROLL
         self._turn = 0
         self._start = None
         self._dice = None
         self._played = ()
-        self._cube = 1
-        self._owner = None
+        self._cube = CENTRED
         self._turns = [0, 0]
         self._doubler = None
         self._offer = None
         self._resume = None
-        self._timers = {}
-        self._paused = None
+        self._turn_clock = TurnClock()
         self._events = []
         self._log_text = (0, "")
         self._clear_turn()
@@ -205,7 +197,7 @@ class MatchBase:
     def _require_turn(self, player, phase, what):
         if type(player) is not int or (player != 0 and player != 1):
             player = check_player(player)
-        if self._phase == "over":
+        if self._phase == Phase.OVER:
             raise InvalidAction("the match is over")
         if player != self._turn:
             raise NotYourTurn(f"player {player} may not {what}: it is player {self._turn}'s turn")
@@ -228,11 +220,11 @@ class MatchBase:
     def to_act(self) -> int | None:
         """The player expected to act now: :attr:`turn`, the player who must answer a double
         or a resignation offer, or None when the match is over."""
-        if self._phase == "over":
+        if self._phase == Phase.OVER:
             return None
-        if self._phase == "double":
+        if self._phase == Phase.DOUBLE:
             return 1 - self._doubler
-        if self._phase == "resign":
+        if self._phase == Phase.RESIGN:
             return 1 - self._offer["player"]
         return self._turn
 
@@ -244,12 +236,12 @@ class MatchBase:
     @property
     def cube_value(self) -> int:
         """The cube value of the game in progress (1 where no cube is used)."""
-        return self._cube
+        return self._cube.value
 
     @property
     def cube_owner(self) -> int | None:
         """None while the cube is centred, else the player who owns it."""
-        return self._owner
+        return self._cube.owner
 
     @property
     def cube_in_play(self) -> bool:

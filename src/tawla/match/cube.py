@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from ..core.results import BASE_POINTS
 from ..errors import InvalidAction, NotYourTurn, quote
+from ..rules import Scoring
+from ..rules.match_play import Phase
 from .base import RESIGN_KINDS, action, check_player
 from .games import GamesMixin
 
@@ -30,17 +32,17 @@ class CubeMixin(GamesMixin):
 
     def _double_refusal(self, player):
         """None when ``player`` may double now, else the exception to raise."""
-        if self._phase == "over":
+        if self._phase == Phase.OVER:
             return InvalidAction("the match is over")
         if player != self._turn:
             return NotYourTurn(f"player {player} may not double: it is player {self._turn}'s turn")
-        if self._phase != "roll":
+        if self._phase != Phase.ROLL:
             return InvalidAction(f"a double is offered before rolling, not in the {self._phase} phase")
         if not self.cube_in_play:
             return InvalidAction(f"no doubling cube in {self.ruleset.name} at the {self.house.name} house")
         if self._crawford_game:
             return InvalidAction("no doubling in the Crawford game")
-        if self._owner not in (None, player):
+        if not self._cube.may_double(player):
             return InvalidAction(f"player {1 - player} owns the cube")
         if (self.house.holland and self.is_post_crawford and self.length > 0
                 and self._score[player] < self.length - 1 and min(self._turns) < 2):
@@ -59,24 +61,24 @@ class CubeMixin(GamesMixin):
         r = self.ruleset
         if not isinstance(kind, str) or kind not in RESIGN_KINDS:
             raise InvalidAction(f"a resignation is one of {', '.join(RESIGN_KINDS)}, not {quote(kind)}")
-        if r.scoring == "checkers_left":  # §5.7: 15 minus the resigner's checkers off
+        if r.scoring == Scoring.CHECKERS_LEFT:  # §5.7: 15 minus the resigner's checkers off
             off = self._start.row[0] if player == self._turn else self._start.row[26]
             return 15 - off
-        if r.scoring == "mars":
+        if r.scoring == Scoring.MARS:
             if kind == "backgammon":
                 raise InvalidAction(f"{r.name} has no backgammon: resign a single game or a mars (gammon)")
             return BASE_POINTS[kind]
-        return self._jacoby(kind, BASE_POINTS[kind] * self._cube)
+        return self._jacoby(kind, BASE_POINTS[kind] * self._cube.value)
 
     def _check_answer(self, player, phase, what, owner):
         player = check_player(player)
-        if self._phase == "over":
+        if self._phase == Phase.OVER:
             raise InvalidAction("the match is over")
         if self._phase != phase:
             raise InvalidAction(f"no {'double' if phase == 'double' else 'resignation'} is pending")
         if player == owner:
             raise NotYourTurn(f"player {player} may not {what} his own "
-                              f"{'double' if phase == 'double' else 'resignation'}")
+                              f"{'double' if phase == Phase.DOUBLE else 'resignation'}")
         return player
 
     # ------------------------------------------------------------------ the cube
@@ -98,9 +100,9 @@ class CubeMixin(GamesMixin):
             raise err
         t = self._now()
         self._doubler = player
-        self._phase = "double"
+        self._phase = Phase.DOUBLE
         self._set_timers("offer", t)
-        self._emit(t, "double", player=player, value=2 * self._cube)
+        self._emit(t, "double", player=player, value=self._cube.offered)
 
     @action
     def take(self, player: int) -> None:
@@ -113,13 +115,12 @@ class CubeMixin(GamesMixin):
         tawla.errors.InvalidAction
             No double pending.
         """
-        player = self._check_answer(player, "double", "take", self._doubler)
+        player = self._check_answer(player, Phase.DOUBLE, "take", self._doubler)
         t = self._now()
-        self._emit(t, "take", player=player, value=2 * self._cube)
-        self._cube *= 2
-        self._owner = player
+        self._emit(t, "take", player=player, value=self._cube.offered)
+        self._cube = self._cube.taken_by(player)
         self._doubler = None
-        self._phase = "roll"
+        self._phase = Phase.ROLL
         self._set_timers("roll", t)
 
     @action
@@ -130,13 +131,13 @@ class CubeMixin(GamesMixin):
         ------
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
         """
-        player = self._check_answer(player, "double", "drop", self._doubler)
+        player = self._check_answer(player, Phase.DOUBLE, "drop", self._doubler)
         t = self._now()
         self._emit(t, "drop", player=player)
         self._do_drop(t)
 
     def _do_drop(self, t):
-        self._end_game(self._doubler, "single", self._cube, "drop", t)
+        self._end_game(self._doubler, "single", self._cube.value, "drop", t)
 
     # ------------------------------------------------------------------ resignations
     @action
@@ -158,15 +159,14 @@ class CubeMixin(GamesMixin):
             Another offer or a double is pending, the match is over, or a bad kind.
         """
         player = check_player(player)
-        if self._phase not in ("roll", "move"):
+        if self._phase not in (Phase.ROLL, Phase.MOVE):
             raise InvalidAction(f"cannot resign in the {self._phase} phase")
         points = self._resign_points(player, kind)
         t = self._now()
         self._offer = {"player": player, "kind": kind, "points": points}
         self._resume = self._phase
-        self._paused = (self._checked_timers({k: v - t for k, v in self._timers.items()})
-                        if t is not None else None)
-        self._phase = "resign"
+        self._turn_clock = self._turn_clock.paused_at(t)
+        self._phase = Phase.RESIGN
         self._set_timers("offer", t)
         self._emit(t, "resign", player=player, kind=kind, points=points)
 
@@ -181,7 +181,7 @@ class CubeMixin(GamesMixin):
         tawla.errors.InvalidAction
             No resignation pending.
         """
-        player = self._check_answer(player, "resign", "accept", (self._offer or {}).get("player"))
+        player = self._check_answer(player, Phase.RESIGN, "accept", (self._offer or {}).get("player"))
         t = self._now()
         self._emit(t, "accept_resignation", player=player)
         o = self._offer
@@ -195,13 +195,12 @@ class CubeMixin(GamesMixin):
         ------
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
         """
-        player = self._check_answer(player, "resign", "reject", (self._offer or {}).get("player"))
+        player = self._check_answer(player, Phase.RESIGN, "reject", (self._offer or {}).get("player"))
         t = self._now()
         self._emit(t, "reject_resignation", player=player)
         self._do_reject(t)
 
     def _do_reject(self, t):
         self._phase = self._resume
-        self._timers = (self._checked_timers({k: t + v for k, v in self._paused.items()})
-                        if self._paused is not None and t is not None else {})
-        self._offer = self._resume = self._paused = None
+        self._turn_clock = self._turn_clock.resumed_at(t)
+        self._offer = self._resume = None

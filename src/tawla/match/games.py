@@ -15,8 +15,9 @@ from __future__ import annotations
 from ..errors import InvalidAction, quote
 from ..native import format_steps, game_result, next_turn_row
 from ..position import position_of
-from ..rules.match_play import crawford_game, jacoby_points
+from ..rules.match_play import Phase, crawford_game, jacoby_points
 from ..rules.opening import opening_roll
+from .cube_state import CENTRED
 from .timers import TimersMixin
 
 __all__ = ["GamesMixin"]
@@ -29,9 +30,10 @@ class GamesMixin(TimersMixin):
 
     def _new_game(self, t):
         self._game_no += 1
-        self._cube, self._owner, self._doubler = 1, None, None
+        self._cube, self._doubler = CENTRED, None
         self._turns = [0, 0]
-        self._offer = self._resume = self._paused = None
+        self._offer = self._resume = None
+        self._turn_clock = self._turn_clock.stopped()
         self._dice, self._played = None, ()
         self._clear_turn()
         L, sc = self.length, self._score
@@ -41,7 +43,7 @@ class GamesMixin(TimersMixin):
         self._emit(t, "game_start", game=self._game_no, score=tuple(sc), crawford=self._crawford_game)
         if self.ruleset.previous_winner_starts and self._last_winner is not None:
             self._turn = self._last_winner
-            self._phase = "roll"
+            self._phase = Phase.ROLL
             self._set_timers("roll", t)
             return
         while True:
@@ -52,7 +54,7 @@ class GamesMixin(TimersMixin):
                 break
         self._turn = o.starter
         if o.reroll:
-            self._phase = "roll"
+            self._phase = Phase.ROLL
             self._set_timers("roll", t)
         else:
             self._begin_move(o.dice, t)
@@ -70,7 +72,7 @@ class GamesMixin(TimersMixin):
         turns = list(self._turns)
         turns[p] += 1
         self._turns = turns
-        cube = self._cube
+        cube = self._cube.value
         if cube & (cube - 1):
             raise InvalidAction(f"the cube value is a power of two >= 1, not {quote(cube)}")
         row, over = next_turn_row(after_row, r)
@@ -87,20 +89,20 @@ class GamesMixin(TimersMixin):
                 reason = _REASONS.get(res.kind, "bear_off")
                 self._end_game(winner, res.kind, self._jacoby(res.kind, res.points), reason, t)
             return
-        self._phase = "roll"
-        if t is not None or self._timers:
+        self._phase = Phase.ROLL
+        if t is not None or self._turn_clock.running:
             self._set_timers("roll", t)
 
     def _jacoby(self, kind, points):
         """§2.4 Jacoby (D19): money sessions only, gammons count single while the cube is at 1."""
-        return jacoby_points(kind, points, self._cube, money=self.length == 0,
+        return jacoby_points(kind, points, self._cube.value, money=self.length == 0,
                              jacoby=self.house.jacoby and self.cube_in_play)
 
     def _end_game(self, winner, kind, points, reason, t):
         self._emit(t, "game_end", game=self._game_no, winner=winner, kind=kind, points=points,
-                   reason=reason, cube=self._cube)
+                   reason=reason, cube=self._cube.value)
         self._games.append({"game": self._game_no, "score": list(self._score), "winner": winner,
-                            "kind": kind, "points": points, "reason": reason, "cube": self._cube})
+                            "kind": kind, "points": points, "reason": reason, "cube": self._cube.value})
         if winner is not None:
             score = list(self._score)
             score[winner] += points
@@ -108,7 +110,8 @@ class GamesMixin(TimersMixin):
             if self._crawford_game:
                 self._crawford_done = True
         self._last_winner = winner
-        self._offer = self._resume = self._paused = self._doubler = None
+        self._offer = self._resume = self._doubler = None
+        self._turn_clock = self._turn_clock.stopped()
         self._dice, self._played = None, ()
         self._clear_turn()
         if self.length > 0 and winner is not None and self._score[winner] >= self.length:
@@ -117,11 +120,10 @@ class GamesMixin(TimersMixin):
             self._new_game(t)
 
     def _end_match(self, winner, reason, t):
-        self._phase = "over"
+        self._phase = Phase.OVER
         self._winner = winner
         self._end = reason
-        self._timers = {}
-        self._paused = None
+        self._turn_clock = self._turn_clock.stopped()
         self._crawford_game = False
         if self.house.coin_table and winner is not None:
             pot = 2 * self.house.stake

@@ -36,8 +36,11 @@ from ..core.steps import Step
 from ..errors import ConfigError, FormatError, TawlaError, quote
 from ..position import Position
 from ..rules import get_ruleset
+from ..rules.match_play import Phase
 from ..turn import played_hops
 from .base import INPUT_EVENTS, PHASES, json_form, log_form
+from .clock import TurnClock
+from .cube_state import Cube
 from .house import HouseRules
 from .turns import TurnsMixin
 
@@ -315,8 +318,8 @@ class RecordMixin(TurnsMixin):
             "board": self._start.id() if self._start is not None else None,
             "dice": list(self._dice) if self._dice is not None else None,
             "played": [[s.from_point, s.to_point, list(s.dice), s.hit] for s in self._played],
-            "cube": self._cube,
-            "owner": self._owner,
+            "cube": self._cube.value,
+            "owner": self._cube.owner,
             "turns": list(self._turns),
             "doubler": self._doubler,
             "offer": self._offer,
@@ -324,8 +327,8 @@ class RecordMixin(TurnsMixin):
             "crawford_game": self._crawford_game,
             "crawford_done": self._crawford_done,
             "last_winner": self._last_winner,
-            "timers": dict(self._timers),
-            "paused": dict(self._paused) if self._paused is not None else None,
+            "timers": self._turn_clock.to_json()[0],
+            "paused": self._turn_clock.to_json()[1],
             "away": list(self._away),
             "winner": self._winner,
             "end": self._end,
@@ -435,9 +438,9 @@ class RecordMixin(TurnsMixin):
             _checked_rng_state(cfg["rng"])
             m = cls._from_config(cfg, _rng_from_state(st["rng"]), clock, timeout_policy)
             r = m.ruleset
-            m._phase = st["phase"]
-            if m._phase not in PHASES:
-                raise FormatError(f"unknown phase {quote(m._phase)}")
+            if not isinstance(st["phase"], str) or st["phase"] not in PHASES:
+                raise FormatError(f"unknown phase {quote(st['phase'])}")
+            m._phase = Phase(st["phase"])
             m._turn = int(st["turn"])
             m._score = [int(x) for x in st["score"]]
             m._game_no = int(st["game"])
@@ -447,28 +450,26 @@ class RecordMixin(TurnsMixin):
                            for a, b, d, h in st["played"])
             m._played = played
             m._hops = played_hops(played)
-            m._cube = int(st["cube"])
-            m._owner = st["owner"]
+            m._cube = Cube(int(st["cube"]), st["owner"])
             m._turns = [int(x) for x in st["turns"]]
             m._doubler = st["doubler"]
             m._offer = st["offer"]
-            m._resume = st["resume"]
+            m._resume = Phase(st["resume"]) if isinstance(st["resume"], str) and st["resume"] in PHASES else st["resume"]
             m._crawford_game = bool(st["crawford_game"])
             m._crawford_done = bool(st["crawford_done"])
             m._last_winner = st["last_winner"]
-            m._timers = dict(st["timers"])
-            m._paused = dict(st["paused"]) if st["paused"] is not None else None
+            m._turn_clock = TurnClock.from_json(st["timers"], st["paused"])
             m._away = list(st["away"])
             m._winner = st["winner"]
             m._end = st["end"]
             m._payout = st["payout"]
             m._games = list(st["games"])
             events = data["events"]
-            if m._turn not in (0, 1) or m._cube < 1 or not isinstance(events, list) \
+            if m._turn not in (0, 1) or m._cube.value < 1 or not isinstance(events, list) \
                     or not all(isinstance(ev, dict) for ev in events):
                 raise FormatError("bad turn, cube or event log")
             m._events = [log_form(ev) for ev in events]
-            if m._phase == "move":
+            if m._phase == Phase.MOVE:
                 if m._dice is None:
                     raise FormatError("a move phase without dice")
                 check_dice(m._dice)

@@ -9,6 +9,8 @@ is handled by ``on_timeout``).
 from __future__ import annotations
 
 from ..errors import InvalidAction, quote
+from ..rules import Scoring
+from ..rules.match_play import Phase
 from .base import action, check_player, finite
 from .cube import CubeMixin
 
@@ -33,7 +35,7 @@ class TableMixin(CubeMixin):
             The match is already over.
         """
         player = check_player(player)
-        if self._phase == "over":
+        if self._phase == Phase.OVER:
             raise InvalidAction("the match is over")
         t = self._now()
         self._emit(t, "leave", player=player)
@@ -42,17 +44,17 @@ class TableMixin(CubeMixin):
     def _forfeit(self, player, t):
         if self.length > 0:
             self._emit(t, "game_end", game=self._game_no, winner=1 - player, kind="forfeit",
-                       points=0, reason="forfeit", cube=self._cube)
+                       points=0, reason="forfeit", cube=self._cube.value)
             self._end_match(1 - player, "forfeit", t)
             return
-        if sum(self._turns) > 0 or self._cube > 1:
-            kind = {"cube": "backgammon", "mars": "gammon"}.get(self.ruleset.scoring, "single")
+        if sum(self._turns) > 0 or self._cube.value > 1:
+            kind = {Scoring.CUBE: "backgammon", Scoring.MARS: "gammon"}.get(self.ruleset.scoring, "single")
             pts = self._resign_points(player, kind)
             w = 1 - player
             self._emit(t, "game_end", game=self._game_no, winner=w, kind=kind, points=pts,
-                       reason="forfeit", cube=self._cube)
+                       reason="forfeit", cube=self._cube.value)
             self._games.append({"game": self._game_no, "score": list(self._score), "winner": w,
-                                "kind": kind, "points": pts, "reason": "forfeit", "cube": self._cube})
+                                "kind": kind, "points": pts, "reason": "forfeit", "cube": self._cube.value})
             score = list(self._score)
             score[w] += pts
             self._score = score
@@ -70,7 +72,7 @@ class TableMixin(CubeMixin):
             Already reported, or the match is over.
         """
         player = check_player(player)
-        if self._phase == "over":
+        if self._phase == Phase.OVER:
             raise InvalidAction("the match is over")
         if self._away[player] is not None:
             raise InvalidAction(f"player {player} is already away")
@@ -92,7 +94,7 @@ class TableMixin(CubeMixin):
             He was not away, or the match is over.
         """
         player = check_player(player)
-        if self._phase == "over":
+        if self._phase == Phase.OVER:
             raise InvalidAction("the match is over")
         if self._away[player] is None:
             raise InvalidAction(f"player {player} is not away")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidAction, quote
+from ..rules.match_play import Phase
 from .base import MatchBase, action, finite
 
 __all__ = ["TimersMixin"]
@@ -26,58 +27,26 @@ __all__ = ["TimersMixin"]
 class TimersMixin(MatchBase):
     """Deadlines and their expiry (RULES.md §1.9, house timers)."""
 
-    @staticmethod
-    def _checked_timers(timers: dict) -> dict:
-        """``timers`` (deadlines, or the time left on paused clocks), once every value in
-        it is a finite number.
-
-        Raises
-        ------
-        tawla.errors.InvalidAction
-            A value past the range of a float (a clock time near it plus a limit).
-        """
-        for k, v in timers.items():
-            if not finite(v):
-                raise InvalidAction(f"the {k} timer {quote(v)} is not a finite number of seconds")
-        return timers
-
     def _set_timers(self, kind, t):
-        """Start the timers of a phase (``"roll"``, ``"move"``, ``"offer"``) at time t (no
-        clock: none)."""
-        timers = {}
-        if t is not None:
-            h = self.house
-            if kind == "roll":
-                limit = h.step_time or h.turn_time
-                if limit:
-                    timers["roll"] = t + limit
-            elif kind == "move":
-                if h.turn_time:
-                    timers["turn"] = t + h.turn_time
-                if h.step_time:
-                    timers["step"] = t + h.step_time
-            elif kind == "offer":
-                limit = h.step_time or h.turn_time
-                if limit:
-                    timers["offer"] = t + limit
-            self._checked_timers(timers)
-        self._timers = timers
+        """Start the timers of a phase waiting for ``kind`` (``"roll"``, ``"move"``,
+        ``"offer"``) at time t (no clock: none); paused timers are kept."""
+        self._turn_clock = self._turn_clock.start(kind, t, self.house)
 
     def _restart_step_timer(self, t):
         """A step or an undo at time t starts the step clock again."""
-        if self.house.step_time and t is not None:
-            self._timers = self._checked_timers({**self._timers, "step": t + self.house.step_time})
+        self._turn_clock = self._turn_clock.step_restarted(t, self.house)
 
     @property
     def deadline(self):
         """The time (seconds of the clock) at which the server should call
         :meth:`on_timeout`, or None."""
-        ds = list(self._timers.values()) + self._grace_deadlines()
+        d = self._turn_clock.deadline
+        ds = ([] if d is None else [d]) + self._grace_deadlines()
         return min(ds) if ds else None
 
     def _grace_deadlines(self):
         g = self.house.grace_period
-        if self._phase == "over" or g is None or not self.house.coin_table or self._created is None:
+        if self._phase == Phase.OVER or g is None or not self.house.coin_table or self._created is None:
             return []
         return [a + g for a in self._away if a is not None]
 
@@ -105,7 +74,7 @@ class TimersMixin(MatchBase):
             now = now.item()
         if isinstance(now, bool) or not isinstance(now, (int, float)) or not finite(now):
             raise InvalidAction(f"now must be a finite number of seconds, not {quote(now)}")
-        if self._phase == "over":
+        if self._phase == Phase.OVER:
             raise InvalidAction("the match is over")
         dl = self.deadline
         if dl is None or now < dl:
@@ -117,16 +86,16 @@ class TimersMixin(MatchBase):
                 self._emit(now, "timeout", player=p, action="forfeit")
                 self._forfeit(p, now)
                 return
-        if self._phase == "roll":
+        if self._phase == Phase.ROLL:
             ev = self._emit(now, "timeout", player=self._turn, action="roll")
             self._do_roll(self._turn, now, ev)
-        elif self._phase == "move":
+        elif self._phase == Phase.MOVE:
             ev = self._emit(now, "timeout", player=self._turn, action="complete")
             self._auto_complete(now, ev)
-        elif self._phase == "double":
+        elif self._phase == Phase.DOUBLE:
             self._emit(now, "timeout", player=1 - self._doubler, action="drop")
             self._do_drop(now)
-        elif self._phase == "resign":
+        elif self._phase == Phase.RESIGN:
             self._emit(now, "timeout", player=1 - self._offer["player"], action="reject")
             self._do_reject(now)
         else:  # pragma: no cover - every phase with a timer is handled above

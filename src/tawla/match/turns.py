@@ -26,6 +26,7 @@ from ..core.steps import Step
 from ..errors import AmbiguousMove, FormatError, IllegalMove, InvalidAction, InvalidDice, TawlaError, quote
 from ..notation import parse_move
 from ..position import Position
+from ..rules.match_play import Phase
 from .base import action
 from .games import GamesMixin
 
@@ -143,7 +144,7 @@ class TurnsMixin(GamesMixin):
             Single steps (dice high to low, points high to low), then one-checker combined
             steps (``die`` the tuple of dice in the order used).
         """
-        if self._phase != "move":
+        if self._phase != Phase.MOVE:
             return []
         return list(self._lit()[0])
 
@@ -155,7 +156,7 @@ class TurnsMixin(GamesMixin):
         list[tawla.Move]
             In the canonical order of :meth:`tawla.Position.legal_moves`.
         """
-        if self._phase != "move":
+        if self._phase != Phase.MOVE:
             return []
         moves = self._legal_moves()
         if not self._played:
@@ -183,7 +184,7 @@ class TurnsMixin(GamesMixin):
         ------
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
         """
-        if type(player) is not int or player != self._turn or self._phase != "roll":
+        if type(player) is not int or player != self._turn or self._phase != Phase.ROLL:
             player = self._require_turn(player, "roll", "roll")
         t = self._now() if self._clock is not None else None
         self._do_roll(player, t, "roll")
@@ -211,8 +212,8 @@ class TurnsMixin(GamesMixin):
             m = self._legal_moves()[0]
             self._finish_turn(m.after, m.steps, "forced", t)
         else:
-            self._phase = "move"
-            if t is not None or self._timers:
+            self._phase = Phase.MOVE
+            if t is not None or self._turn_clock.running:
                 self._set_timers("move", t)
 
     @action
@@ -239,7 +240,7 @@ class TurnsMixin(GamesMixin):
         tawla.errors.InvalidDice
             A die outside 1..6 in ``dice``.
         """
-        if type(player) is not int or player != self._turn or self._phase != "move":
+        if type(player) is not int or player != self._turn or self._phase != Phase.MOVE:
             player = self._require_turn(player, "move", "move")
         legal = self._lit()[0]
         got = None
@@ -360,7 +361,7 @@ class TurnsMixin(GamesMixin):
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
             Not the mover's turn, no step made, or the turn's :data:`MAX_UNDOS` undos used.
         """
-        if type(player) is not int or player != self._turn or self._phase != "move":
+        if type(player) is not int or player != self._turn or self._phase != Phase.MOVE:
             player = self._require_turn(player, "move", "undo")
         if not self._played:
             raise InvalidAction("no step to undo")
@@ -385,7 +386,7 @@ class TurnsMixin(GamesMixin):
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
             Steps remain to be played.
         """
-        if type(player) is not int or player != self._turn or self._phase != "move":
+        if type(player) is not int or player != self._turn or self._phase != Phase.MOVE:
             player = self._require_turn(player, "move", "confirm")
         if not self._played:
             raise InvalidAction("no step made yet: play the dice first")
@@ -412,7 +413,7 @@ class TurnsMixin(GamesMixin):
         tawla.errors.NotYourTurn, tawla.errors.InvalidAction
         tawla.errors.IllegalMove, tawla.errors.AmbiguousMove
         """
-        if type(player) is not int or player != self._turn or self._phase != "move":
+        if type(player) is not int or player != self._turn or self._phase != Phase.MOVE:
             player = self._require_turn(player, "move", "play")
         if self._played:
             raise InvalidAction("play() takes a whole move before any step; undo the steps, or "

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..core.geometry import flip_row, own_coords
 from ..core.layout import ME_OFF, OPP_OFF
 from ..core.results import BASE_POINTS, GameResult
-from ..rules import Ruleset
+from ..rules import Ruleset, Scoring
 from . import engine as ref
 
 __all__ = ["game_result", "is_frozen"]
@@ -17,15 +17,15 @@ __all__ = ["game_result", "is_frozen"]
 
 def _winner_points(r: Ruleset, lose, lose_home_or_bar: bool, cube: int):
     """(kind, points) for a side that bore off all 15 (§1.8)."""
-    if r.scoring == "checkers_left":  # §5.7
+    if r.scoring == Scoring.CHECKERS_LEFT:  # §5.7
         return ("gammon" if lose[0] == 0 else "single"), 15 - lose[0]
     if lose[0]:
         kind = "single"
-    elif r.scoring == "cube" and lose_home_or_bar:
+    elif r.scoring == Scoring.CUBE and lose_home_or_bar:
         kind = "backgammon"
     else:
         kind = "gammon"
-    return kind, BASE_POINTS[kind] * (cube if r.scoring == "cube" else 1)
+    return kind, BASE_POINTS[kind] * (cube if r.scoring == Scoring.CUBE else 1)
 
 
 def game_result(r: Ruleset, row: bytes, cube: int = 1, *, frozen_test: bool = True):

@@ -32,6 +32,7 @@ from ..errors import InvalidArgument, InvalidPosition, quote
 from ..formats.gnubg import MatchState
 from ..met import MatchCube, MatchEquityTable, ScoreState
 from ..position import Position
+from ..rules import Scoring
 from . import at_score
 from .at_score import AtScore
 from .run import RolloutJob, RolloutRun
@@ -111,10 +112,10 @@ def _exact_play(child: Position, move: Move) -> PlayRollout | None:
         return None
     out, pts = outcome(r, int(winner[0]), int(points[0]))
     p = out.astype(np.float64).tolist()
-    if r.scoring == "checkers_left":
+    if r.scoring == Scoring.CHECKERS_LEFT:
         p[2] = p[4] = 0.0
-    res = RolloutResult(p, [0.0] * 5, pts, 0.0, float(pts) if r.scoring == "cube" else None,
-                        0.0 if r.scoring == "cube" else None, 0, 0.0, 0.0)
+    res = RolloutResult(p, [0.0] * 5, pts, 0.0, float(pts) if r.scoring == Scoring.CUBE else None,
+                        0.0 if r.scoring == Scoring.CUBE else None, 0, 0.0, 0.0)
     return PlayRollout(move, res, exact=True)
 
 
@@ -232,7 +233,7 @@ def plan_rollout(position: Position, dice: DiceLike | None = None, *, settings: 
     if match is not None and not isinstance(match.score, ScoreState):  # the Tawla rulesets: no cube
         s = dataclasses.replace(s, cubeful=False)
     points = match is not None and at_score.by_points(r)
-    if points and r.scoring == "checkers_left":
+    if points and r.scoring == Scoring.CHECKERS_LEFT:
         s = at_score.whole_games(s)
     cubeful_match = match is not None and s.cubeful
     if isinstance(cube_owner, bool) or cube_owner not in (-1, 0, 1):
@@ -355,5 +356,5 @@ def _level_description(r, level: str) -> str:
 
 
 def _result(run: RolloutRun, k: int) -> RolloutResult:
-    return RolloutResult.of(run.tallies[k], checkers_left=run.job.ruleset.scoring == "checkers_left",
+    return RolloutResult.of(run.tallies[k], checkers_left=run.job.ruleset.scoring == Scoring.CHECKERS_LEFT,
                             cubeful=run.job.settings.cubeful or run.job.match is not None)

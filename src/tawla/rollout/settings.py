@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 
 from ..errors import InvalidArgument, quote
-from ..rules import Ruleset
+from ..rules import Ruleset, Scoring
 
 __all__ = ["RolloutSettings", "LEVELS", "MAX_TRIALS", "MAX_TRUNCATE", "BLOCK", "rotations"]
 
@@ -113,7 +113,7 @@ class RolloutSettings:
 
     def for_ruleset(self, r: Ruleset) -> "RolloutSettings":
         """These settings where the ruleset has a say: no cube outside backgammon's scoring."""
-        return dataclasses.replace(self, cubeful=self.cubeful and r.scoring == "cube")
+        return dataclasses.replace(self, cubeful=self.cubeful and r.scoring == Scoring.CUBE)
 
     def as_dict(self) -> dict:
         """The settings as JSON-ready values (what ``--save`` records and ``--resume`` checks)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ..rules import Scoring
 from . import Rollout
 
 __all__ = ["format_text"]
@@ -59,7 +60,7 @@ def _at_score(ro: Rollout) -> list[str]:
             else "EMG, the opponent's cube action at the score included") if bg else "2 x MWC - 1"
     if ro.settings.cubeful:
         how = "cube decisions at the score in every trial"
-    elif ro.position.ruleset.scoring == "checkers_left":
+    elif ro.position.ruleset.scoring == Scoring.CHECKERS_LEFT:
         how = "each trial played to its game's end, worth the table's chance after its points"
     elif not ro.position.ruleset.cube:
         how = "each trial worth the table's chance after its points"

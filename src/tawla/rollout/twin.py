@@ -26,7 +26,7 @@ from ..evaluation.nohit import nohit_contact_np
 from ..evaluation.race import race_eval_np
 from ..met import MatchCube, MatchEquityTable, ScoreState
 from ..met.cube import cubeless_equity, emg_to_mwc
-from ..rules import Ruleset
+from ..rules import Ruleset, Scoring
 from .evaluator import TrialEvaluator
 
 __all__ = ["Rng", "stream", "roll", "trials_py", "outcome", "net_outputs_exact"]
@@ -166,12 +166,12 @@ def outcome(r: Ruleset, winner: int, points: int) -> tuple[np.ndarray, float]:
     won = winner == 1
     t[0] = 1.0 if won else 0.0
     k = 1 if won else 3
-    if r.scoring == "checkers_left":
+    if r.scoring == Scoring.CHECKERS_LEFT:
         t[k] = 1.0 if points == 15 else 0.0
         t[k + 1] = _F(points) / _F(15)
     else:
         t[k] = 1.0 if points >= 2 else 0.0
-        t[k + 1] = 1.0 if r.scoring == "cube" and points >= 3 else 0.0
+        t[k + 1] = 1.0 if r.scoring == Scoring.CUBE and points >= 3 else 0.0
     return t, float(points if won else -points)
 
 
@@ -181,7 +181,7 @@ def _swap(o: np.ndarray) -> np.ndarray:
 
 
 def _out_of_cols(r: Ruleset, col: np.ndarray) -> np.ndarray:
-    if r.scoring == "checkers_left":
+    if r.scoring == Scoring.CHECKERS_LEFT:
         return np.array([col[1], col[2], col[0] / 15.0 if col[0] > 0 else 0.0, col[4],
                          -col[0] / 15.0 if col[0] < 0 else 0.0]).astype(np.float32)
     return col[1:6].astype(np.float32)
@@ -218,8 +218,8 @@ def values(rows: np.ndarray, r: Ruleset, ev: TrialEvaluator) -> tuple[np.ndarray
             o = net_outputs_exact(ev.net, rows_c, r)
             cc = net_columns(o, r)
             col[contact] = cc
-            oc = o.copy() if r.scoring == "checkers_left" else cc[:, 1:6].astype(np.float32)
-            if r.scoring == "checkers_left":
+            oc = o.copy() if r.scoring == Scoring.CHECKERS_LEFT else cc[:, 1:6].astype(np.float32)
+            if r.scoring == Scoring.CHECKERS_LEFT:
                 oc[:, 1] = np.minimum(oc[:, 1], oc[:, 0])
                 oc[:, 3] = np.minimum(oc[:, 3], _F(1) - oc[:, 0])
             out[contact] = oc

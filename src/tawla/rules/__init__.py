@@ -12,6 +12,7 @@ Coordinates (RULES.md §1.1): each player counts in his own numbering, points
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -22,6 +23,7 @@ from ..errors import UnsupportedRuleset, quote
 
 __all__ = [
     "Ruleset",
+    "Scoring",
     "get_ruleset",
     "RulesetLike",
     "RULESET_IDS",
@@ -38,6 +40,17 @@ __all__ = [
 HIT = "hit"  # landing on a blot hits it to the bar (STD, ADI)
 PIN = "pin"  # landing on a blot pins it (MAH)
 BLOCK = "block"  # any opponent checker closes a point (T31E, T31S)
+
+
+
+class Scoring(StrEnum):
+    """How a game is scored (RULES.md §1.8, §2.2, §5.7). A ``str``: each member equals its
+    value (``Scoring.MARS == "mars"``) and is written as it in JSON."""
+
+    CUBE = "cube"  # single, gammon, backgammon, times the doubling cube (backgammon)
+    MARS = "mars"  # 1 point, 2 for a mars (adi, mahbusa)
+    CHECKERS_LEFT = "checkers_left"  # the loser's checkers left on the board, 15 for none off (tawla31)
+
 
 _BG_START = ((24, 2), (13, 5), (8, 3), (6, 5))
 _STACK_START = ((24, 15),)
@@ -74,9 +87,9 @@ class Ruleset:
         T31S: no six-point wall on the opponent's path with no opponent checker ahead (§6.5).
     mother_rule : str
         MAH: ``"none"`` (default, D10) or ``"plakoto"`` (§4.4).
-    scoring : str
+    scoring : Scoring
         ``"cube"`` (1/2/3 x cube, §2.2), ``"mars"`` (1/2, §3, §4.5, §6.6) or
-        ``"checkers_left"`` (15 minus the loser's checkers off, §5.7).
+        ``"checkers_left"`` (15 minus the loser's checkers off, §5.7); a ``str``.
     cube : bool
         Whether the doubling cube is used (§2.3).
     opening_reroll : bool
@@ -100,7 +113,7 @@ class Ruleset:
     quadrant_lock_win: bool = False
     wall_rule: bool = False
     mother_rule: str = "none"
-    scoring: str = "mars"
+    scoring: Scoring = Scoring.MARS
     cube: bool = False
     opening_reroll: bool = False
     previous_winner_starts: bool = False
@@ -122,7 +135,7 @@ class Ruleset:
     def max_points(self) -> int:
         """Most points one game can score at cube 1: 3 (backgammon, §2.2), 2 (mars), 15
         (``checkers_left``, §5.7)."""
-        return {"cube": 3, "mars": 2, "checkers_left": 15}[self.scoring]
+        return {Scoring.CUBE: 3, Scoring.MARS: 2, Scoring.CHECKERS_LEFT: 15}[self.scoring]
 
     @property
     def options(self) -> Mapping:
@@ -177,12 +190,12 @@ _OPTION_NAMES = {
 _OPTION_ALIASES = {"no_bearoff_with_opponent_in_home": "bearoff_no_opponent_in_home"}
 
 _BASE = {
-    "backgammon": Ruleset("backgammon", OPPOSITE, _BG_START, HIT, scoring="cube", cube=True, code=0),
-    "adi": Ruleset("adi", OPPOSITE, _BG_START, HIT, scoring="mars", code=1),
+    "backgammon": Ruleset("backgammon", OPPOSITE, _BG_START, HIT, scoring=Scoring.CUBE, cube=True, code=0),
+    "adi": Ruleset("adi", OPPOSITE, _BG_START, HIT, scoring=Scoring.MARS, code=1),
     "mahbusa": Ruleset("mahbusa", OPPOSITE, _STACK_START, PIN, bearoff_no_pinned=True, code=2),
     "tawla31": Ruleset(
         "tawla31", OPPOSITE, _STACK_START, BLOCK, start_lock=6, bearoff_no_opponent_in_home=True,
-        quadrant_lock_win=True, scoring="checkers_left", opening_reroll=True, code=3,
+        quadrant_lock_win=True, scoring=Scoring.CHECKERS_LEFT, opening_reroll=True, code=3,
     ),
     "tawla31-saharat": Ruleset(
         "tawla31-saharat", SAME, _STACK_START, BLOCK, start_lock=12, wall_rule=True, code=4

@@ -1,11 +1,24 @@
 """Rules of match and money play that sit above a single game (RULES.md §2.4).
 
-The Crawford rule and the Jacoby rule, written once for the match engine and the analysis.
+The phases of a match, the Crawford rule and the Jacoby rule, written once for the match engine and the analysis.
 """
 
 from __future__ import annotations
 
-__all__ = ["crawford_game", "jacoby_points"]
+from enum import StrEnum
+
+__all__ = ["Phase", "crawford_game", "jacoby_points"]
+
+
+class Phase(StrEnum):
+    """The phases of a match (see :mod:`tawla.match`). A ``str``: each member equals its value
+    (``Phase.OVER == "over"``) and is written as it in JSON."""
+
+    ROLL = "roll"  # the player on turn rolls (or doubles first)
+    MOVE = "move"  # the player on turn plays his dice
+    DOUBLE = "double"  # a double awaits the answer
+    RESIGN = "resign"  # a resignation offer awaits the answer
+    OVER = "over"  # the match is over
 
 
 def crawford_game(length: int, score, crawford_done: bool) -> bool:

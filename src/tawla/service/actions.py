@@ -16,6 +16,7 @@ from .metrics import Metrics
 from .registry import RoomRegistry
 from .rooms import Member, Room
 from .settlement import host_refund
+from .status import RoomStatus
 from .writes import RoomWrites
 
 __all__ = ["RoomActions", "ACTIONS"]
@@ -97,14 +98,14 @@ class RoomActions:
                 else:
                     self.writes.commit(room, engine_call(room, seat, name, body))
                     room.idle_timeouts = 0
-        if room.status == "closed":
+        if room.status == RoomStatus.CLOSED:
             self.registry.evict(room)
         self.after(room)
         return mem, room
 
     def _close(self, room: Room, mem: Member) -> None:
         """The host leaves a waiting room: it closes and his stake comes back."""
-        if mem.seat != 0 or room.status != "waiting":
+        if mem.seat != 0 or room.status != RoomStatus.WAITING:
             raise InvalidAction("nothing to leave: the match has not started")
         settle = host_refund(room, mem)
 
@@ -112,7 +113,7 @@ class RoomActions:
             self.writes.save_columns(r, settle)
             r.escrow = 0
 
-        self.writes.commit(room, lambda: setattr(room, "status", "closed"), write)
+        self.writes.commit(room, lambda: setattr(room, "status", RoomStatus.CLOSED), write)
 
     async def rematch(self, code: str, token: str | None) -> dict[str, Any]:
         """``POST /v1/rooms/{code}/rematch``: the seat asks for another match; when both have
@@ -130,7 +131,7 @@ class RoomActions:
         if mem.seat is None:
             raise Forbidden("a spectator has no seat to ask from")
         async with room.lock:
-            if room.status != "over":
+            if room.status != RoomStatus.OVER:
                 raise InvalidAction("a rematch follows a match that is over")
             wish = room.rematch | {mem.seat} | ({room.bot_seat()} - {None})
             if wish != {0, 1}:

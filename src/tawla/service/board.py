@@ -21,6 +21,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from .. import svg
 from ..errors import InvalidArgument
 from ..rules import get_ruleset
+from ..rules.match_play import Phase
 from .schemas import ERRORS
 from .views import legal_views
 
@@ -55,7 +56,7 @@ def move_hops(text: str) -> list[tuple[int, int]]:
 def last_move_arrows(m: Any) -> list[svg.Arrow]:
     """Arrows of the move that ended the last turn, shown to the next player until he has made
     a step of his own (none at the start of a game)."""
-    if m.phase == "over" or m.played_steps:
+    if m.phase == Phase.OVER or m.played_steps:
         return []
     ev = m.last_event("game_start", "turn")  # searched from the end: no copy of the log
     if ev is None or ev["type"] == "game_start" or ev["player"] == m.turn or not ev.get("move"):
@@ -94,7 +95,7 @@ def board_svg(room: Any, viewer_seat: Optional[int], selected: Optional[int] = N
     seat = 0 if viewer_seat is None else viewer_seat
     lit_from: set[int] = set()
     lit_to: set[int] = set()
-    if viewer_seat is not None and viewer_seat == m.to_act and m.phase == "move":
+    if viewer_seat is not None and viewer_seat == m.to_act and m.phase == Phase.MOVE:
         steps = legal_views(m)[1]
         if selected is None:
             lit_from = {s["from"] for s in steps}

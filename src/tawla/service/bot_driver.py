@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from ..bots.policies import MatchView, bot_action
+from ..rules.match_play import Phase
 from .rooms import Room
 from .tasks import TaskSet
 from .views import bot_for
@@ -46,7 +47,7 @@ class BotDriver:
         """Start ``room``'s bot when it is to act and not already thinking."""
         m = room.match
         bot = room.bot_seat()
-        if (m is not None and bot is not None and m.phase != "over" and m.to_act == bot
+        if (m is not None and bot is not None and m.phase != Phase.OVER and m.to_act == bot
                 and (room.bot_task is None or room.bot_task.done())):
             room.bot_task = self.tasks.spawn(self.play(room))
 
@@ -56,7 +57,7 @@ class BotDriver:
         for _ in range(MAX_BOT_ACTIONS):
             async with room.lock:
                 m, seat = room.match, room.bot_seat()
-                if m is None or seat is None or m.phase == "over" or m.to_act != seat:
+                if m is None or seat is None or m.phase == Phase.OVER or m.to_act != seat:
                     return
                 level = room.seat(seat).bot or "ply0"  # type: ignore[union-attr]
                 version, view = room.version, MatchView.of(m)

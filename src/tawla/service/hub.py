@@ -32,6 +32,7 @@ from .metrics import Metrics
 from .registry import RoomRegistry
 from .room_sockets import RoomSockets
 from .rooms import Member, Room
+from .status import RoomStatus
 from .store import Store
 from .tasks import TaskSet
 from .timers import Timers
@@ -104,7 +105,10 @@ class Hub:
         fires at once) and let its bot play. A room whose stored match does not replay is
         logged and left out (its tokens then get 401)."""
         for row in self.store.load():
-            room = Room(code=row["code"], options=json.loads(row["options"]), status=row["status"],
+            if row["status"] not in tuple(RoomStatus):
+                log.error("room %s is not resumed: unknown status %r", row["code"], row["status"])
+                continue
+            room = Room(code=row["code"], options=json.loads(row["options"]), status=RoomStatus(row["status"]),
                         match_no=row["match_no"], escrow=row["escrow"], rematch=set(json.loads(row["rematch"])))
             for m in row["members"]:
                 room.members.append(Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"]))

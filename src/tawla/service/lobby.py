@@ -14,6 +14,7 @@ from ..match import HOUSE_NAMES
 from .limits import AddressWindow, Limits
 from .registry import RoomRegistry
 from .rooms import Member, Room, new_code, new_token, room_options
+from .status import RoomStatus
 from .store import STARTING_BALANCE, hash_token
 from .views import levels
 from .writes import RoomWrites
@@ -113,7 +114,7 @@ class Lobby:
         room = self.registry.room(code)
         async with room.lock:
             seat_token = new_token()
-            if room.status != "waiting" or room.seat(1) is not None:
+            if room.status != RoomStatus.WAITING or room.seat(1) is not None:
                 if sum(1 for x in room.members if x.seat is None) >= self.limits.spectators:
                     raise LimitExceeded(f"room {room.code} has its {self.limits.spectators} spectators")
                 mem = Member(room.code, None, name or "Spectator", hash_token(seat_token))
@@ -168,7 +169,7 @@ class Lobby:
         async with room.lock:
             if room.stake:
                 raise InvalidAction("bots do not play on coin tables")
-            if room.status != "waiting" or room.seat(1) is not None:
+            if room.status != RoomStatus.WAITING or room.seat(1) is not None:
                 raise InvalidAction("seat 1 is taken")
             self._seat_and_start(room, Member(room.code, 1, f"Bot ({level})", None, bot=level), None)
         self.after(room)

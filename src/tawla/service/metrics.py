@@ -30,13 +30,14 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from ..errors import TawlaError
+from .status import RoomStatus
 
 __all__ = ["Metrics", "CONTENT_TYPE"]
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 """The media type of the text format."""
 
-STATUSES = ("waiting", "playing", "over", "closed")
+STATUSES = tuple(RoomStatus)
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 """The upper bounds (seconds) of the action-time histogram's buckets."""
@@ -79,7 +80,7 @@ class Metrics:
 
     def render(self, statuses: Iterable[str]) -> bytes:
         """The text format, with the rooms counted from the ``statuses`` of the rooms in memory."""
-        counts = dict.fromkeys(STATUSES, 0)
+        counts: dict[str, int] = dict.fromkeys(STATUSES, 0)
         for s in statuses:
             counts[s] = counts.get(s, 0) + 1
         for s, n in counts.items():

@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import Forbidden, NotFound, Unauthorized, quote
 from .limits import Limits
 from .rooms import Member, Room
+from .status import RoomStatus
 from .store import Store, hash_token
 
 __all__ = ["RoomRegistry"]
@@ -112,7 +113,7 @@ class RoomRegistry:
         no socket for :attr:`Limits.closed_room_seconds`; the number taken out."""
         gone = 0
         for room in list(self.rooms.values()):
-            if room.status not in ("over", "closed") or room.sockets:
+            if room.status not in (RoomStatus.OVER, RoomStatus.CLOSED) or room.sockets:
                 room.quiet_since = None
                 continue
             if room.quiet_since is None:
@@ -125,4 +126,5 @@ class RoomRegistry:
     def tables(self) -> list[dict[str, Any]]:
         """Public rooms waiting for a player, with the options that decide a coin table's
         outcome (:meth:`Room.table_entry`)."""
-        return [r.table_entry() for r in self.rooms.values() if r.options.get("public") and r.status == "waiting"]
+        return [r.table_entry() for r in self.rooms.values()
+                if r.options.get("public") and r.status == RoomStatus.WAITING]

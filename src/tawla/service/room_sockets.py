@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..errors import LimitExceeded
+from ..rules.match_play import Phase
 from .limits import Limits
 from .metrics import Metrics
 from .rooms import Member, Room
@@ -80,7 +81,7 @@ class RoomSockets:
         if mem.seat is not None:
             room.idle_timeouts = 0
         m = room.match
-        if mem.seat is not None and m is not None and m.phase != "over" and m.away[mem.seat] is not None:
+        if mem.seat is not None and m is not None and m.phase != Phase.OVER and m.away[mem.seat] is not None:
             async with room.lock:
                 self.writes.commit(room, lambda: m.reconnect(mem.seat))
             self.after(room)
@@ -95,10 +96,10 @@ class RoomSockets:
         if room.sockets.pop(q, False) is not False:
             self.metrics.sockets.dec()
         m = room.match
-        if (not report or mem.seat is None or m is None or m.phase == "over" or mem.seat in room.sockets.values()
+        if (not report or mem.seat is None or m is None or m.phase == Phase.OVER or mem.seat in room.sockets.values()
                 or not room.stake or room.house.grace_period is None or m.away[mem.seat] is not None):
             return
         async with room.lock:
-            if m.phase != "over" and m.away[mem.seat] is None:
+            if m.phase != Phase.OVER and m.away[mem.seat] is None:
                 self.writes.commit(room, lambda: m.disconnect(mem.seat))
         self.after(room)

@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 
 from ..errors import ConfigError, FormatError, quote
 from ..match import HouseRules, Match, get_house
+from .status import RoomStatus
 from .views import legal_views, position_view, public_match
 
 __all__ = ["Member", "Room", "room_options", "house_of", "new_code", "new_token"]
@@ -122,7 +123,7 @@ class Room:
 
     code: str
     options: dict[str, Any]
-    status: str = "waiting"
+    status: RoomStatus = RoomStatus.WAITING
     match: Match | None = None
     match_json: str | None = None  # the match's document as written at its start (rooms.match)
     saved_events: int = 0  # events of the match in the database: the document's and the rows after it
@@ -178,7 +179,7 @@ class Room:
         self.saved_events = self.match.event_count
         self.match_no += 1
         self.rematch = set()
-        self.status = "playing"
+        self.status = RoomStatus.PLAYING
         return self.match
 
     def restore(self, text: str, events: Sequence[str] = ()) -> None:

@@ -38,6 +38,7 @@ from sqlalchemy import (CheckConstraint, bindparam, Column, Float, Index, Intege
 from sqlalchemy.engine import Connection, Engine
 
 from ..errors import InvalidAction
+from .status import RoomStatus
 
 __all__ = ["Store", "hash_token", "STARTING_BALANCE"]
 
@@ -239,7 +240,7 @@ class Store:
         """
         now = time.time()
         with self._tx() as c:
-            c.execute(insert(rooms).values(code=code, options=json.dumps(options), status="waiting", match=None,
+            c.execute(insert(rooms).values(code=code, options=json.dumps(options), status=RoomStatus.WAITING.value, match=None,
                                            deadline=None, escrow=0, match_no=0, rematch="[]", created=now))
             self._add_member(c, code, host)
             if options.get("stake") and host.get("account") is not None:
@@ -302,7 +303,7 @@ class Store:
         ``events``: the JSON texts of its current match's events after those of ``match``,
         in order."""
         with self._tx() as c:
-            out = [dict(r) for r in c.execute(select(rooms).where(rooms.c.status != "closed")).mappings()]
+            out = [dict(r) for r in c.execute(select(rooms).where(rooms.c.status != RoomStatus.CLOSED.value)).mappings()]
             by_code = {r["code"]: r for r in out}
             for r in out:
                 r["members"] = []

@@ -14,6 +14,7 @@ import time
 from typing import Callable
 
 from ..errors import TawlaError
+from ..rules.match_play import Phase
 from .limits import Limits
 from .rooms import Room
 from .tasks import TaskSet
@@ -52,7 +53,7 @@ class Timers:
             room.timer.cancel()
         room.timer = None
         m = room.match
-        if m is None or m.phase == "over" or m.deadline is None:
+        if m is None or m.phase == Phase.OVER or m.deadline is None:
             return
         room.timer = self.tasks.spawn(self._fire_at(room, m.deadline))
 
@@ -62,7 +63,7 @@ class Timers:
             await asyncio.sleep(delay)
         async with room.lock:
             m = room.match
-            if m is not None and m.phase != "over" and m.deadline is not None and m.deadline <= time.time():
+            if m is not None and m.phase != Phase.OVER and m.deadline is not None and m.deadline <= time.time():
                 self.writes.commit(room, lambda: self._timeouts(room))
         if room.timer is asyncio.current_task():
             room.timer = None
@@ -73,7 +74,7 @@ class Timers:
         its humans ends."""
         m = room.match
         fired = 0
-        while m is not None and m.phase != "over" and m.deadline is not None and fired < MAX_TIMEOUTS:
+        while m is not None and m.phase != Phase.OVER and m.deadline is not None and fired < MAX_TIMEOUTS:
             now = time.time()
             if m.deadline > now:
                 break
@@ -85,7 +86,7 @@ class Timers:
                 break
             fired += 1
             room.idle_timeouts = room.idle_timeouts + 1 if absent is not None else 0
-            if absent is not None and room.idle_timeouts >= self.limits.idle_timeouts and m.phase != "over":
+            if absent is not None and room.idle_timeouts >= self.limits.idle_timeouts and m.phase != Phase.OVER:
                 log.info("room %s: seat %s was away for %d timeouts in a row: the match ends",
                          room.code, absent, room.idle_timeouts)
                 try:

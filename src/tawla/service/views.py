@@ -19,6 +19,7 @@ from ..evaluation import evaluate
 from ..match import Match
 from ..position import Position
 from ..rules import get_ruleset
+from ..rules.match_play import Phase
 from ..analysis.positions import parse_position
 
 __all__ = ["load_position", "moves_of", "evaluation_of", "best_of", "cube_of", "public_match", "position_view",
@@ -230,7 +231,7 @@ def position_view(m: Match) -> dict[str, Any]:
 def legal_views(m: Match) -> tuple[list[str], list[dict[str, Any]]]:
     """``(legal_moves, legal_steps)`` of the turn in progress: move texts (the whole move from
     the start of the turn), and steps as ``{"from", "to", "dice", "hit"}``."""
-    if m.phase != "move":
+    if m.phase != Phase.MOVE:
         return [], []
     moves = [str(x) for x in m.legal_moves()]
     steps = [{"from": s.from_point, "to": s.to_point, "dice": list(s.dice), "hit": bool(s.hit)}

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
 from ..match import Match
+from ..rules.match_play import Phase
 from .rooms import Room
 from .settlement import match_payments
+from .status import RoomStatus
 from .store import Store
 
 __all__ = ["RoomWrites"]
@@ -32,7 +34,7 @@ T = TypeVar("T")
 class _Noted:
     """A room's changing fields before a change (what a failed change or write restores)."""
 
-    status: str
+    status: RoomStatus
     escrow: int
     match: Match | None
     match_json: str | None
@@ -92,8 +94,8 @@ class RoomWrites:
         (:func:`~tawla.service.settlement.match_payments`). Called through :meth:`commit`."""
         m = room.match
         settle: list[tuple] = []
-        if m is not None and m.phase == "over":
-            room.status = "over"
+        if m is not None and m.phase == Phase.OVER:
+            room.status = RoomStatus.OVER
             settle = match_payments(room)
         log_rows = [] if new_match else room.unsaved_events()
         self.store.save_room(room.code, room.row(with_match=new_match), settle=settle, stakes=stakes, log=log_rows)
