@@ -40,7 +40,7 @@ import pytest
 import tawla
 from tawla.analysis import analyze_file, analyze_paths, collect_files, default_evaluator
 from tawla.analysis.replay import analyze_games
-from tawla.analysis.results import MatchReport
+from tawla.analysis.report_data import MatchReport
 from tawla.formats.matfile import stream_match, write_match
 from tawla.formats.record import ROLL, WIN, Action, Game, MatchRecord
 from tawla.native import flip_row

@@ -60,7 +60,7 @@ from tawla.rules import OPPOSITE
 from workloads import w1_ids
 from tawla.bots import CubeAction
 from tawla.evaluation import bg_features, evaluate_rows, is_race
-from tawla.evaluation.board import sides
+from tawla.evaluation.board_views import sides
 from tawla.evaluation.linear import WEIGHTS_FILE, save_weights
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -58,6 +58,6 @@ def test_the_sources_name_things_that_exist():
 
 @pytest.mark.parametrize("name, ok", [("tawla.met.cube.ScoreState.may_double", True), ("tawla.layout", False),
                                       ("tawla.native._race", True), ("tawla.bots.cube_efficiency", False),
-                                      ("tawla.analysis.results.Decision.mwc_loss", True)])
+                                      ("tawla.analysis.report_data.Decision.mwc_loss", True)])
 def test_the_resolver(name, ok):
     assert _resolves(name) is ok

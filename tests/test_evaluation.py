@@ -14,7 +14,7 @@ from tawla.evaluation import (COLUMNS, CONTACT_MODELS, N_BG_FEATURES, Evaluator,
                               equity_from_probs, evaluate, evaluate_rows, is_race, is_terminal, pip_counts,
                               set_contact_model)
 from tawla.evaluation import bearoff as bo
-from tawla.evaluation.board import race_mask, sides
+from tawla.evaluation.board_views import race_mask, sides
 from tawla.evaluation.linear import linear_probs, load_weights, save_weights, shipped_weights
 from tawla.evaluation.nohit import nohit_contact, nohit_contact_np
 from tawla.evaluation.race import race_eval, race_eval_np

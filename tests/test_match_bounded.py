@@ -12,7 +12,7 @@ import pytest
 import tawla
 from tawla import errors
 from tawla.match import Match
-from tawla.match.turns import MAX_UNDOS
+from tawla.match.turn_play import MAX_UNDOS
 from match_helpers import Clock
 from test_match_stateful import legal_action
 

@@ -13,7 +13,7 @@ from conftest import require_module, shared_path
 from tawla import Bot, Position
 from tawla.analysis import default_evaluator
 from tawla.analysis.replay import _rank, _score_state
-from tawla.analysis.results import Decision
+from tawla.analysis.report_data import Decision
 from tawla.bots import MoneyCube
 from tawla.cli.__main__ import main
 from tawla.formats.gnubg import MatchState

@@ -11,7 +11,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
 from service_helpers import Server, create_room, join  # noqa: E402
-from tawla.service.board import move_hops  # noqa: E402
+from tawla.service.board_svg import move_hops  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -20,7 +20,7 @@ websockets_sync = pytest.importorskip("websockets.sync.client")
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from service_helpers import Player, Server, create_room, join, play_until, two_players, ws_connect  # noqa: E402
-from tawla.match.turns import MAX_UNDOS  # noqa: E402
+from tawla.match.turn_play import MAX_UNDOS  # noqa: E402
 
 TIGHT = {"frames_per_second": 1, "frame_burst": 8, "spectators": 2, "sockets_per_member": 2, "idle_timeouts": 1,
          "auth_seconds": 5, "frame_bytes": 2048, "body_bytes": 8192, "closed_room_seconds": 1}

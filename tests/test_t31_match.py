@@ -13,7 +13,7 @@ from tawla.errors import ConfigError, InvalidArgument
 from tawla.cli import main
 from tawla.evaluation import evaluate_rows
 from tawla.evaluation.bearoff import eval_tables
-from tawla.evaluation.board import sides
+from tawla.evaluation.board_views import sides
 from tawla.evaluation.linear import LinearContact
 from tawla.evaluation.net import shipped_net
 from tawla.evaluation.nohit import nohit_contact

@@ -1,7 +1,7 @@
 /*
  * Turns step by step: the canonical step sequences of every legal move (Position.legal_moves),
  * and step-by-step play (RULES.md 1.3): the legal next steps of a partial turn and the final
- * positions it can still reach (tawla.turn.legal_steps, tawla.match.turns.TurnsMixin._finals).
+ * positions it can still reach (tawla.turn.legal_steps, tawla.match.turn_play.TurnsMixin._finals).
  *
  * A next step is legal when after it the turn can still count M dice, M being the maximum of
  * 1.4's len' over the whole turn (D17: a game end with mover checkers on the board counts every

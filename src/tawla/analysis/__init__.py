@@ -15,16 +15,29 @@ nothing here), with the reports of a run on one process. Files of positions are 
 in chunks the same ways (:mod:`tawla.analysis.positions`, :mod:`tawla.analysis.position_output`).
 """
 
-from .evaluators import EngineEvaluator, Evaluator, HeuristicEvaluator, default_evaluator
+import warnings
+
+from .evaluators import EngineEvaluator, EquityEvaluator, HeuristicEvaluator, default_evaluator
 from .chunks import analyze_chunk
 from .files import (MAX_RECORD_BYTES, analyze_contents, analyze_file, analyze_paths, collect_files, open_contents,
                     open_record, read_record)
 from .parallel import analyze_parallel
 from .replay import analyze_games, analyze_record, marks_all_hits, replay_game, ruleset_for_variation
-from .results import Decision, GameReport, MatchReport, Plays
+from .report_data import Decision, GameReport, MatchReport, Plays
 
-__all__ = ["Evaluator", "HeuristicEvaluator", "EngineEvaluator", "default_evaluator", "Decision", "Plays",
+__all__ = ["EquityEvaluator", "HeuristicEvaluator", "EngineEvaluator", "default_evaluator", "Decision", "Plays",
            "GameReport", "MatchReport", "replay_game", "analyze_record", "analyze_games", "analyze_file",
            "analyze_paths", "collect_files", "read_record", "open_record", "ruleset_for_variation",
            "marks_all_hits", "MAX_RECORD_BYTES", "open_contents", "analyze_contents", "analyze_chunk",
            "analyze_parallel"]
+
+
+def __getattr__(name: str):
+    """``tawla.analysis.Evaluator``, the old name of :class:`EquityEvaluator` (float64[N]
+    equities; not :class:`tawla.evaluation.Evaluator`, float[N, 6] probabilities): still
+    given, with a DeprecationWarning."""
+    if name == "Evaluator":
+        warnings.warn("tawla.analysis.Evaluator is now tawla.analysis.EquityEvaluator", DeprecationWarning,
+                      stacklevel=2)
+        return EquityEvaluator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import ConfigError
-from .evaluators import Evaluator, HeuristicEvaluator, SearchEvaluator, default_evaluator
+from .evaluators import EquityEvaluator, HeuristicEvaluator, SearchEvaluator, default_evaluator
 from .files import MAX_RECORD_BYTES, analyze_contents, analyze_paths
-from .results import MatchReport
+from .report_data import MatchReport
 
 __all__ = ["EVALUATORS", "CHUNK_BYTES", "MIN_CHUNK_BYTES", "CHUNKS_PER_WORKER", "Files", "ChunkTask",
            "make_evaluator", "evaluator_for", "analyze_chunk", "plan_chunks", "load_chunk", "merge_chunk",
@@ -44,10 +44,10 @@ Files = list[tuple[str, bytes]]
 ChunkTask = Callable[[Files, "str | None", "str | None"], list[MatchReport]]
 """The signature of :func:`analyze_chunk`."""
 
-_BUILT: dict[str, Evaluator] = {}
+_BUILT: dict[str, EquityEvaluator] = {}
 
 
-def make_evaluator(name: str | None) -> Evaluator | None:
+def make_evaluator(name: str | None) -> EquityEvaluator | None:
     """A new evaluator of the given name.
 
     Parameters
@@ -73,7 +73,7 @@ def make_evaluator(name: str | None) -> Evaluator | None:
     raise ConfigError(f"unknown evaluator {name!r}: one of {', '.join(EVALUATORS)} or None")
 
 
-def evaluator_for(name: str | None) -> Evaluator | None:
+def evaluator_for(name: str | None) -> EquityEvaluator | None:
     """The evaluator of :func:`make_evaluator`, built once per process and kept.
 
     Raises

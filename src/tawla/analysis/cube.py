@@ -36,7 +36,7 @@ from ..core.layout import PACKED_WIDTH
 from ..formats.gnubg import MatchState
 from ..met import MAX_AWAY, CubeDecision, MatchCube, MatchEquityTable, ScoreState, default_met
 from ..position import Position
-from .evaluators import Evaluator
+from .evaluators import EquityEvaluator
 
 __all__ = ["CLOSE", "MIN_ERROR", "KINDS", "CubeTracker", "player_totals"]
 
@@ -74,7 +74,7 @@ class CubeTracker:
     match_length : int
         0 for a money session, else the match's length (at most :data:`tawla.met.MAX_AWAY`;
         a longer one turns the tracker off).
-    evaluator : tawla.analysis.Evaluator or None
+    evaluator : tawla.analysis.EquityEvaluator or None
         None turns it off.
     jacoby, beaver : bool
         The session's Jacoby rule (RULES.md §2.4) and whether the taker may beaver (the
@@ -137,7 +137,7 @@ class CubeTracker:
         rows = rows.reshape(len(self.turns), PACKED_WIDTH).copy()
         method = (getattr(self.evaluator, "cube_probabilities", None)  # a search: probabilities rolls ahead
                   or getattr(self.evaluator, "probabilities", None))  # a plain callable: its equity alone
-        probs = method(rows, self.ruleset) if method is not None else Evaluator.probabilities(
+        probs = method(rows, self.ruleset) if method is not None else EquityEvaluator.probabilities(
             self.evaluator, rows, self.ruleset)
         effs = cube_efficiency(rows, self.ruleset)
         for t, p, x in zip(self.turns, np.asarray(probs, dtype=np.float64), effs):

@@ -21,7 +21,7 @@ from distributed import Client, KilledWorker, as_completed
 
 from ..runners.cluster import IN_FLIGHT_PER_THREAD, map_ordered_on_cluster
 from .chunks import ChunkTask, analyze_chunk, dead_chunk, evaluator_for, load_chunk, merge_chunk, plan_chunks
-from .results import MatchReport
+from .report_data import MatchReport
 
 __all__ = ["IN_FLIGHT_PER_THREAD", "analyze_on_cluster", "map_ordered_on_cluster"]
 

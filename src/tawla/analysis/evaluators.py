@@ -15,10 +15,10 @@ from ..errors import ConfigError
 from ..met import MatchCube, ScoreState
 from ..rules import Ruleset, get_ruleset
 
-__all__ = ["Evaluator", "HeuristicEvaluator", "EngineEvaluator", "SearchEvaluator", "default_evaluator"]
+__all__ = ["EquityEvaluator", "HeuristicEvaluator", "EngineEvaluator", "SearchEvaluator", "default_evaluator"]
 
 
-class Evaluator:
+class EquityEvaluator:
     """The evaluator interface of the analysis.
 
     ``evaluator(rows, ruleset) -> float64[N]``: for ``rows`` (``uint8[N, PACKED_WIDTH]``,
@@ -45,7 +45,7 @@ class Evaluator:
         return out
 
 
-class HeuristicEvaluator(Evaluator):
+class HeuristicEvaluator(EquityEvaluator):
     """A small documented evaluator for when no stronger one is installed.
 
     * race (no contact): the pip-count lead of the side to move, plus 4 pips for being
@@ -80,7 +80,7 @@ class HeuristicEvaluator(Evaluator):
         return out
 
 
-class EngineEvaluator(Evaluator):
+class EngineEvaluator(EquityEvaluator):
     """The engine's strongest 0-ply evaluator: :func:`tawla.evaluation.evaluate_rows` (exact
     game ends, the race model) with the ruleset's trained network as the contact model where
     one is shipped (:func:`tawla.evaluation.net.shipped_net`, the ``net0`` level of
@@ -166,6 +166,6 @@ class SearchEvaluator(EngineEvaluator):
                                lambda x: evaluate_rows(x, r, checked=False, contact=net), int(self.level[-1]))
 
 
-def default_evaluator() -> Evaluator:
+def default_evaluator() -> EquityEvaluator:
     """The strongest evaluator of the package: :class:`EngineEvaluator`."""
     return EngineEvaluator()

@@ -11,9 +11,9 @@ from typing import Callable, Iterable
 from ..errors import ConfigError, FormatError, quote
 from ..formats import matfile
 from ..formats.sgf import parse_sgf, read_sgf
-from .evaluators import Evaluator
+from .evaluators import EquityEvaluator
 from .replay import analyze_games, analyze_record
-from .results import MatchReport
+from .report_data import MatchReport
 
 __all__ = ["MAX_RECORD_BYTES", "read_record", "open_record", "open_contents", "analyze_file", "collect_files",
            "analyze_paths", "analyze_contents"]
@@ -73,11 +73,11 @@ def open_record(path):
     return matfile.stream_match(p)
 
 
-def analyze_file(path, *, evaluator: Evaluator | None = None, ruleset=None) -> MatchReport:
+def analyze_file(path, *, evaluator: EquityEvaluator | None = None, ruleset=None) -> MatchReport:
     """Replay and analyse one record file; a .mat/.txt file is read one game at a time.
 
     Memory grows with the number of plays (a few dozen bytes each, see
-    :class:`~tawla.analysis.results.Plays`), never with the length of one game's text.
+    :class:`~tawla.analysis.report_data.Plays`), never with the length of one game's text.
 
     Raises
     ------
@@ -187,7 +187,7 @@ def _report(path, opener, evaluator, ruleset) -> MatchReport:
         return MatchReport(path=str(path), error=f"{path}: {type(e).__name__}: {e}")
 
 
-def analyze_paths(paths, *, evaluator: Evaluator | None = None, ruleset=None,
+def analyze_paths(paths, *, evaluator: EquityEvaluator | None = None, ruleset=None,
                   progress: Callable | None = None) -> list:
     """Analyse files; a file that cannot be read becomes a report with ``error`` set.
 
@@ -204,7 +204,7 @@ def analyze_paths(paths, *, evaluator: Evaluator | None = None, ruleset=None,
     return reports
 
 
-def analyze_contents(files, *, evaluator: Evaluator | None = None, ruleset=None) -> list:
+def analyze_contents(files, *, evaluator: EquityEvaluator | None = None, ruleset=None) -> list:
     """Analyse records given by their contents: ``files`` is a list of ``(name, bytes)``.
 
     Each report is the one :func:`analyze_paths` gives for a file of that path and

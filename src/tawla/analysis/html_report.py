@@ -1,7 +1,7 @@
 """The analysis as one self-contained XHTML page: per player error rates and ratings, the
 worst plays with board pictures (:mod:`tawla.svg`) and their position IDs.
 
-The page is built from the plain results (:class:`~tawla.analysis.results.MatchReport`), so it
+The page is built from the plain results (:class:`~tawla.analysis.report_data.MatchReport`), so it
 is the same whatever split of the work made them. Error rates follow GNU Backgammon's
 convention: the equity lost per unforced move, shown in thousandths of a point (gnubg's
 "mEMG" for a cubeless money game), and the rating of gnubg's table (``analysis.c``:
@@ -115,7 +115,7 @@ def worst_plays(rep, k: int) -> list[dict]:
     Returns
     -------
     list of dict
-        ``decision`` (:class:`~tawla.analysis.results.Decision`), ``ids`` (the position IDs,
+        ``decision`` (:class:`~tawla.analysis.report_data.Decision`), ``ids`` (the position IDs,
         :meth:`MatchReport.ids`), ``tawla_id`` (None when the board was not stored) and
         ``cube`` ((value, owner), owner a record player or None).
     """
@@ -433,7 +433,7 @@ def render_html(reports, evaluator, *, worst: int = 5, title: str = "tawla analy
     Parameters
     ----------
     reports : list of MatchReport
-    evaluator : Evaluator or None
+    evaluator : EquityEvaluator or None
         What ranked the plays (None: a replay only; the page then has no error rates).
     worst : int
         Worst plays shown per file (each with two boards: the play made and the best one).

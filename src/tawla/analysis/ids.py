@@ -1,5 +1,5 @@
 """The IDs of the positions of an analysis, built from the columns of
-:class:`~tawla.analysis.results.Plays` when a report is written.
+:class:`~tawla.analysis.report_data.Plays` when a report is written.
 
 A play of backgammon or Adi gets the GNU Backgammon Position ID and Match ID and the eXtreme
 Gammon XGID of the position before it (from the side on roll, with the score, the cube, the

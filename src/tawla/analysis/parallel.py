@@ -26,7 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from ..runners.local import IN_FLIGHT_PER_WORKER, map_ordered, pool_context
 from .chunks import ChunkTask, analyze_chunk, dead_chunk, evaluator_for, load_chunk, merge_chunk, plan_chunks
 from .files import analyze_paths
-from .results import MatchReport
+from .report_data import MatchReport
 
 __all__ = ["IN_FLIGHT_PER_WORKER", "analyze_parallel", "pool_context", "map_ordered"]
 

@@ -15,7 +15,7 @@ one that writes only some of a checker's hits), the record decides:
 
 Replay costs the same for every play, whatever the length of the game: the actions are
 read one at a time with a look-ahead of one turn, and the plays are stored by column
-(:class:`~tawla.analysis.results.Plays`).
+(:class:`~tawla.analysis.report_data.Plays`).
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from ..rules import get_ruleset, Ruleset, Scoring
 from ..met import MAX_AWAY, ScoreState, default_met, variant_met
 from ..rules.match_play import crawford_game
 from .cube import CubeTracker
-from .evaluators import Evaluator
-from .results import MAX_CUBE, Decision, GameReport, MatchReport
+from .evaluators import EquityEvaluator
+from .report_data import MAX_CUBE, Decision, GameReport, MatchReport
 
 __all__ = ["replay_game", "analyze_record", "analyze_games", "ruleset_for_variation"]
 
@@ -188,7 +188,7 @@ def _settle(rep: GameReport, marks_all: bool) -> None:
 
 
 def replay_game(game, ruleset: Ruleset, *, match_length: int = 0, crawford: bool = False,
-                jacoby: bool = True, evaluator: Evaluator | None = None, path=None,
+                jacoby: bool = True, evaluator: EquityEvaluator | None = None, path=None,
                 actions: Iterable[Action] | None = None, beaver: bool = False) -> GameReport:
     """Replay one parsed game move by move.
 
@@ -202,7 +202,7 @@ def replay_game(game, ruleset: Ruleset, *, match_length: int = 0, crawford: bool
         Whether this is the Crawford game (no doubling).
     jacoby : bool
         Money sessions only (RULES.md §2.4, D19): gammons count single while the cube is at 1.
-    evaluator : Evaluator or None
+    evaluator : EquityEvaluator or None
         None: no ranking (rank 1, loss 0 for every play). In a money session with a cube it
         also judges the cube decisions (:mod:`tawla.analysis.cube`).
     path : str, optional
@@ -392,7 +392,7 @@ def _score_state(ruleset: Ruleset, length: int, score, player: int, cube: int, o
         return None
 
 
-def _rank(dec: Decision, legal, played, evaluator: Evaluator, ruleset: Ruleset,
+def _rank(dec: Decision, legal, played, evaluator: EquityEvaluator, ruleset: Ruleset,
           state: ScoreState | tuple[int, int] | None = None) -> None:
     """Rank the legal plays and the one played: by cubeless equity (points), or at a match score
     ``state`` by the normalised equity (EMG) each leaves, cubeful in backgammon (the
@@ -426,7 +426,7 @@ def _rank(dec: Decision, legal, played, evaluator: Evaluator, ruleset: Ruleset,
     _order(dec, legal, played, equity)
 
 
-def _values_at_score(rows: np.ndarray, evaluator: Evaluator, r: Ruleset,
+def _values_at_score(rows: np.ndarray, evaluator: EquityEvaluator, r: Ruleset,
                      state: ScoreState | tuple[int, int]) -> np.ndarray | None:
     """The mover's value at the score of each child row (the opponent on roll): EMG in
     backgammon, ``2 MWC - 1`` in a Tawla ruleset; None where the evaluator cannot give one."""
@@ -437,7 +437,7 @@ def _values_at_score(rows: np.ndarray, evaluator: Evaluator, r: Ruleset,
         spread = getattr(evaluator, "distributions", None)
         return None if spread is None else play_values_by_points(spread(rows, r), r, *state)
     method = getattr(evaluator, "probabilities", None)  # a plain callable: its equity alone
-    probs = method(rows, r) if method is not None else Evaluator.probabilities(evaluator, rows, r)
+    probs = method(rows, r) if method is not None else EquityEvaluator.probabilities(evaluator, rows, r)
     if isinstance(state, tuple):
         return play_values_by_mars(probs, r, *state)
     return play_values_at_score(rows, probs, r, state)[0]
@@ -452,7 +452,7 @@ def _order(dec: Decision, legal, played, equity: np.ndarray) -> None:
     dec.best = str(legal[int(order[0])])
 
 
-def analyze_games(rep: MatchReport, games: Iterator, variation: str, *, evaluator: Evaluator | None = None,
+def analyze_games(rep: MatchReport, games: Iterator, variation: str, *, evaluator: EquityEvaluator | None = None,
                   ruleset=None) -> MatchReport:
     """Replay games into ``rep`` (whose path, length, players, headers and defects are set).
 
@@ -464,7 +464,7 @@ def analyze_games(rep: MatchReport, games: Iterator, variation: str, *, evaluato
         :class:`~tawla.formats.record.MatchRecord` with their actions).
     variation : str
         The record's ``Variation`` header (ignored when ``ruleset`` is given).
-    evaluator : Evaluator or None
+    evaluator : EquityEvaluator or None
     ruleset : str or Ruleset or None
         Overrides the variation.
 
@@ -497,13 +497,13 @@ def analyze_games(rep: MatchReport, games: Iterator, variation: str, *, evaluato
     return rep
 
 
-def analyze_record(record, *, evaluator: Evaluator | None = None, ruleset=None) -> MatchReport:
+def analyze_record(record, *, evaluator: EquityEvaluator | None = None, ruleset=None) -> MatchReport:
     """Replay and analyse every game of a parsed record (:class:`tawla.formats.record.MatchRecord`).
 
     Parameters
     ----------
     record : MatchRecord
-    evaluator : Evaluator or None
+    evaluator : EquityEvaluator or None
     ruleset : str or Ruleset or None
         Overrides the record's ``Variation`` header.
 

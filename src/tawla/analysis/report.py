@@ -1,6 +1,6 @@
 """Rendering the analysis: readable tables (rich) and JSON.
 
-Totals are read from the columns of :class:`~tawla.analysis.results.Plays`, so a report on
+Totals are read from the columns of :class:`~tawla.analysis.report_data.Plays`, so a report on
 millions of plays builds no per-play objects (except the JSON output, which lists them all with
 the IDs of their positions, :mod:`tawla.analysis.ids`). Money sessions also get their cube
 errors (:mod:`tawla.analysis.cube`): per player counts and totals, checker and cube errors

@@ -1,6 +1,6 @@
 """The analysis settles its doubts by rolling out: each player's largest errors, the play made and
 the best play rolled out on the same dice (:func:`rollout_worst`), the results kept on the
-report (:attr:`tawla.analysis.results.MatchReport.rollouts`) for the text, JSON and HTML reports.
+report (:attr:`tawla.analysis.report_data.MatchReport.rollouts`) for the text, JSON and HTML reports.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from ..met import variant_met
 from ..position import Position
 from ..rollout import RolloutSettings, rollout
 from ..rules import get_ruleset
-from .results import MatchReport
+from .report_data import MatchReport
 
 __all__ = ["rollout_worst", "decisive_equity", "AT_SCORE"]
 
@@ -79,7 +79,7 @@ def rollout_worst(reports: list[MatchReport], n: int, settings: RolloutSettings,
     evaluator's best play, on the same dice, from the position before the play (the cube as it
     was; money sessions cubeful, matches at their score, :data:`AT_SCORE`, the units of the
     evaluator's loss there).
-    Each report's :attr:`~tawla.analysis.results.MatchReport.rollouts` gets one entry a play:
+    Each report's :attr:`~tawla.analysis.report_data.MatchReport.rollouts` gets one entry a play:
     ``player``, ``game``, ``move_number``, ``dice``, ``position`` (tawla ID), ``played``,
     ``best``, ``equity_loss`` (the evaluator's), ``plays`` (the two rollouts, best first,
     as :meth:`tawla.rollout.PlayRollout.to_json`), ``rollout_loss`` and its standard error

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InvalidArgument, quote
-from ..evaluation.board import is_race, pip_counts, sides
+from ..evaluation.board_views import is_race, pip_counts, sides
 from ..formats.gnubg import MatchState
 from ..met import CubeDecision, MatchCube, MatchEquityTable, ScoreState
 from ..met.cube import relative_owner

@@ -27,7 +27,7 @@ as they are.
 """
 
 from . import bearoff
-from .board import is_race, is_terminal, pip_counts
+from .board_views import is_race, is_terminal, pip_counts
 from .features import N_BG_FEATURES, bg_features
 from .linear import LinearContact
 from .protocol import COLUMNS, Evaluator, equity_from_probs

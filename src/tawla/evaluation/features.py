@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidArgument
-from .board import LOGMISS, SHOTS
+from .board_views import LOGMISS, SHOTS
 
 __all__ = ["bg_features", "N_BG_FEATURES", "N_RAW", "N_HAND"]
 
@@ -82,7 +82,7 @@ def bg_features(me, opp) -> np.ndarray:
     Parameters
     ----------
     me, opp : int32[N, 26]
-        Both sides in their own numbering (:func:`tawla.evaluation.board.sides`).
+        Both sides in their own numbering (:func:`tawla.evaluation.board_views.sides`).
 
     Returns
     -------

@@ -24,7 +24,7 @@ from .. import native
 from ..core.geometry import OPPOSITE
 from ..errors import ConfigError
 from ..rules import get_ruleset, Scoring
-from .board import check_rows, sides
+from .board_views import check_rows, sides
 from .features import N_BG_FEATURES, bg_features
 from .protocol import equity_from_probs, real_weights
 

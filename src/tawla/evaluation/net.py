@@ -50,7 +50,7 @@ from .. import native
 from ..core.geometry import OPPONENT_POINT
 from ..errors import ConfigError, InvalidArgument
 from ..rules import get_ruleset, Ruleset, Scoring
-from .board import sides
+from .board_views import sides
 from .features import _hand_features, _raw_features
 from .protocol import real_weights
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from .. import native
 from ..rules import PIN, get_ruleset
-from .board import LOGMISS, POINT_MAP, check_rows, sides
+from .board_views import LOGMISS, POINT_MAP, check_rows, sides
 from .rolls import MU, VAR_PER_PIP, combine, normal_rolls, race_columns, t31_margins
 
 __all__ = ["nohit_contact", "nohit_contact_np", "nohit_margins_np"]
@@ -161,7 +161,7 @@ def nohit_margins_np(rows, ruleset) -> np.ndarray:
 
 def _nohit_race(rows, r):
     """The model's race between the effective pip counts: :func:`tawla.evaluation.rolls.combine`'s
-    results, then both sides (:func:`tawla.evaluation.board.sides`)."""
+    results, then both sides (:func:`tawla.evaluation.board_views.sides`)."""
     me, opp, om = sides(rows, r)
     w = np.arange(26)
     pm = (me * w).sum(1).astype(np.float64)

@@ -35,7 +35,7 @@ from .. import native
 from ..errors import ConfigError
 from ..met.variants import variant_distribution
 from ..rules import Scoring
-from .board import sides
+from .board_views import sides
 from .net import NetEvaluator
 from .nohit import nohit_contact, nohit_margins_np
 from .race import race_margins_np

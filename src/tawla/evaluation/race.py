@@ -35,7 +35,7 @@ def side_dists(side, one):
     Parameters
     ----------
     side : int32[N, 26]
-        One side in its own numbering (:func:`tawla.evaluation.board.sides`).
+        One side in its own numbering (:func:`tawla.evaluation.board_views.sides`).
     one : float64[54264, 2, 33]
         The one-sided database.
 

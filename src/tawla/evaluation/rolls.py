@@ -165,7 +165,7 @@ def t31_points(parts, me, opp) -> tuple[np.ndarray, np.ndarray]:
     parts : tuple
         From :func:`combine`.
     me, opp : int32[N, 26]
-        Both sides in their own numbering (:func:`tawla.evaluation.board.sides`).
+        Both sides in their own numbering (:func:`tawla.evaluation.board_views.sides`).
 
     Returns
     -------

@@ -37,7 +37,7 @@ from ..core.results import ResultKind
 from ..errors import ConfigError
 from ..rules import get_ruleset, HIT, RulesetLike, Scoring
 from .bearoff import eval_tables
-from .board import check_rows, race_mask, sides
+from .board_views import check_rows, race_mask, sides
 from .linear import LinearContact
 from .net import NetEvaluator
 from .nohit import nohit_contact
@@ -230,7 +230,7 @@ def race_rows(me, opp, om, r, done) -> np.ndarray:
     """``bool[N]``: the rows the race model values (step 2 of the module docstring): no
     contact, not over (``done``), and in tawla31 no opponent checker in the mover's home and
     none of the mover's in the opponent's (§5.5); ``me``, ``opp``, ``om`` of
-    :func:`tawla.evaluation.board.sides`."""
+    :func:`tawla.evaluation.board_views.sides`."""
     race = race_mask(me, opp, om, r) & ~done
     if r.bearoff_no_opponent_in_home:
         race &= (om[:, 1:7].sum(1) == 0) & (me[:, 19:25].sum(1) == 0)

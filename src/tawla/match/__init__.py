@@ -14,9 +14,9 @@ Parts
 :class:`Match` (:mod:`~tawla.match.state_machine`) is assembled from mixins, one module
 each: the shared state, transactions and queries (:mod:`~tawla.match.base`), the timers
 (:mod:`~tawla.match.timers`), games and their ends (:mod:`~tawla.match.games`), turns and
-step-by-step play (:mod:`~tawla.match.turns`), the cube and resignations
+step-by-step play (:mod:`~tawla.match.turn_play`), the cube and resignations
 (:mod:`~tawla.match.cube`), the table: leaving, disconnects (:mod:`~tawla.match.table`),
-the JSON record and replay (:mod:`~tawla.match.record`) and the ``.mat`` and ``.sgf``
+the JSON record and replay (:mod:`~tawla.match.document`) and the ``.mat`` and ``.sgf``
 export (:mod:`~tawla.match.mat_export`). Its state holds values that are never changed,
 only replaced: the turn clock (:class:`~tawla.match.clock.TurnClock`, its timers' deadlines
 and the paused ones), the cube (:class:`~tawla.match.cube_state.Cube`) and the phase
@@ -31,7 +31,7 @@ Phases
 ``"move"``
     :attr:`Match.turn` has dice (:attr:`Match.dice_left`) and plays them step by step
     (:meth:`~Match.step`, :meth:`~Match.undo`, at most
-    :data:`~tawla.match.turns.MAX_UNDOS` undos a turn, then :meth:`~Match.confirm`) or all at
+    :data:`~tawla.match.turn_play.MAX_UNDOS` undos a turn, then :meth:`~Match.confirm`) or all at
     once (:meth:`~Match.play`). A forced move (exactly one legal result) and a pass never reach this
     phase: the engine plays them by itself. A step that ends the game (the 15th checker off,
     the tawla31 quadrant lock) ends it at once.
@@ -78,7 +78,7 @@ is recorded in the log, so a replay reproduces it.
 
 JSON and the event log
 ----------------------
-The schema (version 1) is documented in :mod:`tawla.match.record`.
+The schema (version 1) is documented in :mod:`tawla.match.document`.
 
 
 :meth:`Match.to_json` is one line of canonical JSON (sorted keys, no spaces) with three parts:
@@ -99,7 +99,7 @@ from ..bots.policies import bot_policy, first_legal_policy
 from ..rules.match_play import Phase
 from .base import INPUT_EVENTS, PHASES
 from .house import HOUSE_NAMES, HouseRules, get_house
-from .record import _rng_state_to_json
+from .document import _rng_state_to_json
 from .state_machine import Match
 
 __all__ = ["Match", "bot_policy", "first_legal_policy", "Phase", "PHASES", "INPUT_EVENTS", "HouseRules",

@@ -2,9 +2,9 @@
 
 Each part is a mixin of its own module: the shared state, transactions and queries
 (:mod:`~tawla.match.base`), the timers (:mod:`~tawla.match.timers`), games and their ends
-(:mod:`~tawla.match.games`), turns (:mod:`~tawla.match.turns`), the cube and resignations
+(:mod:`~tawla.match.games`), turns (:mod:`~tawla.match.turn_play`), the cube and resignations
 (:mod:`~tawla.match.cube`), the table (:mod:`~tawla.match.table`), the JSON record and
-replay (:mod:`~tawla.match.record`) and the ``.mat`` export (:mod:`~tawla.match.mat_export`).
+replay (:mod:`~tawla.match.document`) and the ``.mat`` export (:mod:`~tawla.match.mat_export`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ..errors import ConfigError, InvalidAction, quote
 from ..rules import RulesetLike
 from .house import HouseRules, get_house
 from .mat_export import MatExportMixin
-from .record import RecordMixin, _rng_state_to_json, make_rng
+from .document import RecordMixin, _rng_state_to_json, make_rng
 from .table import TableMixin
 
 __all__ = ["Match"]

@@ -18,7 +18,7 @@ import numpy as np
 from .. import native
 from ..bots.cube import CubeEfficiency, MoneyCube, cube_efficiency
 from ..core.results import ResultKind
-from ..evaluation.board import race_mask, sides
+from ..evaluation.board_views import race_mask, sides
 from ..evaluation.features import N_HAND
 from ..evaluation.linear import linear_probs
 from ..evaluation.net import SIDE_INPUTS, net_columns, net_inputs

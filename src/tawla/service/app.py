@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .._version import __version__
 from ..errors import TawlaError
 from .answers import error_body, status_of
-from .board import router as board_router
+from .board_svg import router as board_router
 from .hub import Hub
 from .limits import BodyLimit, Limits
 from .metrics import Metrics

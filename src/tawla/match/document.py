@@ -42,7 +42,7 @@ from .base import INPUT_EVENTS, PHASES, json_form, log_form
 from .clock import TurnClock
 from .cube_state import Cube
 from .house import HouseRules
-from .turns import TurnsMixin
+from .turn_play import TurnsMixin
 
 __all__ = ["RecordMixin", "FORMAT", "VERSION", "make_rng"]
 
