@@ -349,3 +349,12 @@ def test_plays_store_every_field():
     assert plays.loss_total() == pytest.approx(sum(d.equity_loss for d in plays))
     worst = plays.worst(3)
     assert [d.equity_loss for d in worst] == sorted((d.equity_loss for d in plays if not d.forced), reverse=True)[:3]
+
+
+def test_the_old_name_of_the_equity_evaluator_warns():
+    import tawla.analysis
+
+    with pytest.warns(DeprecationWarning, match="EquityEvaluator"):
+        assert tawla.analysis.Evaluator is tawla.analysis.EquityEvaluator
+    with pytest.raises(AttributeError):
+        tawla.analysis.NoSuchName  # noqa: B018

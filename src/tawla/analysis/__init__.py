@@ -33,11 +33,11 @@ __all__ = ["EquityEvaluator", "HeuristicEvaluator", "EngineEvaluator", "default_
 
 
 def __getattr__(name: str):
-    """``tawla.analysis.Evaluator``, the old name of :class:`EquityEvaluator` (float64[N]
+    """``Evaluator``, this module's old name of :class:`EquityEvaluator` (float64[N]
     equities; not :class:`tawla.evaluation.Evaluator`, float[N, 6] probabilities): still
     given, with a DeprecationWarning."""
     if name == "Evaluator":
-        warnings.warn("tawla.analysis.Evaluator is now tawla.analysis.EquityEvaluator", DeprecationWarning,
+        warnings.warn("the analysis's Evaluator is now EquityEvaluator", DeprecationWarning,
                       stacklevel=2)
         return EquityEvaluator
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
