@@ -9,6 +9,8 @@ import pytest
 # The benchmark helpers (workloads, the oracles' adapters, the speed table) live in bench/, out of
 # the package; the tests use them from there.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+# The tests' own helpers (a match clock, a served process, a browser, the property oracle).
+sys.path.insert(0, str(Path(__file__).resolve().parent / "helpers"))
 
 import tawla.batch
 

@@ -157,3 +157,17 @@ def test_hint_ranks_first_the_play_the_bot_chooses(ruleset, level):
         assert hint[0].move == bot.choose(pos, dice)
         assert {h.move for h in hint} == set(pos.legal_moves(dice))
         pos = pos.play(hint[0].move)
+
+
+# --- tawla moves: exit statuses ---------------------------------------------------------------
+def test_cli_moves(capsys):
+    assert main(["moves", "4HPwATDgc/ABMA", "31"]) == 0
+    out = capsys.readouterr().out
+    assert "16 legal plays" in out and "8/5 6/5" in out
+    assert main(["moves", "27YBAAAAACAAAA", "54"]) == 0
+    assert "turn passes" in capsys.readouterr().out
+    assert main(["moves", "4HPwATDgc/ABMA", "71"]) == 2  # bad dice text is a usage error
+    assert main(["moves", "garbage", "31"]) == 1
+    assert main(["frobnicate"]) == 2
+
+

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import tawla
+
 from tawla.errors import InvalidId, InvalidPosition
 from tawla.formats.gnubg import (
     MatchState,
@@ -377,3 +379,27 @@ def test_encode_xgid_rejects_bad_context():
                    {"match_length": 5, "score": (5, 0)}, {"cube_position": 2}):
         with pytest.raises(InvalidId):
             encode_xgid(START, START, **kwargs)
+
+
+# XGID and Match ID through the public API
+def test_xgid_and_match_id():
+    text = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    start, state = tawla.Position.from_xgid(text), tawla.MatchState.from_xgid(text)
+    assert start == tawla.get_ruleset("backgammon").initial_position()
+    assert (state.cube_value, state.cube_owner, state.player_on_roll, state.match_length) == (1, None, 0, 0)
+    assert start.xgid(state) == "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    text = "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:52:2:4:0:9:10"
+    pos, st = tawla.Position.from_xgid(text), tawla.MatchState.from_xgid(text)
+    assert (st.cube_value, st.cube_owner, st.player_on_roll, st.dice, st.score, st.match_length) == \
+        (2, 1, 1, (5, 2), (2, 4), 9)
+    assert pos.xgid(st) == "XGID=-b----E-C---eE---c-e----B-:1:-1:-1:52:2:4:0:9:10"
+    m = tawla.MatchState.from_match_id("QYkqASAAIAAA")  # the gnubg manual's example
+    assert (m.cube_value, m.cube_owner, m.player_on_roll, m.dice, m.match_length, m.score) == \
+        (2, 0, 1, (5, 2), 9, (2, 4))
+    assert m.match_id() == "QYkqASAAIAAA"
+    with pytest.raises(InvalidId):
+        tawla.Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0")
+    with pytest.raises(InvalidId):
+        tawla.MatchState.from_match_id("QYkqASAAIAA")
+
+

@@ -1,7 +1,7 @@
 """Property tests: seeded random playouts of every ruleset through the public API
 (``Position.legal_moves``, ``play``, ``result``), checked against an independent oracle.
 
-The oracle (tests/property_oracle.py) is a second, deliberately plain reading of RULES.md
+The oracle (tests/helpers/property_oracle.py) is a second, deliberately plain reading of RULES.md
 §§1.3-1.5, 2.1, 4.2-4.4, 5.2-5.6, 6.2-6.5 and the §1.4 algorithm; it shares no code with the
 engine. Every turn of every game is checked:
 

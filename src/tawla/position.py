@@ -142,12 +142,15 @@ class Position:
         Raises
         ------
         tawla.errors.InvalidId
-            Wrong shape or dtype.
+            Wrong shape or dtype, or not an array of numbers.
         tawla.errors.InvalidPosition
             A row that is not a valid position of the ruleset.
         """
         r = get_ruleset(ruleset)
-        arr = np.asarray(row)
+        try:
+            arr = np.asarray(row)
+        except (TypeError, ValueError, OverflowError) as e:  # ragged or foreign objects
+            raise InvalidId(f"a packed row is {PACKED_WIDTH} bytes, not {quote(row)}: {e}") from None
         if arr.shape != (PACKED_WIDTH,):
             raise InvalidId(f"a packed row has shape ({PACKED_WIDTH},), not {arr.shape}")
         if arr.dtype != np.uint8:

@@ -13,7 +13,7 @@ import numpy as np
 from . import native
 from .core.dice import DiceLike, check_dice
 from .core.steps import Step, combined_step, point_name
-from .errors import IllegalMove, quote
+from .errors import IllegalMove, InvalidPosition, quote
 from .position import Position
 
 __all__ = ["legal_steps", "played_hops"]
@@ -49,7 +49,11 @@ def legal_steps(position: Position, dice: DiceLike,
     tawla.errors.IllegalMove
         A played step that was not a legal next step.
     tawla.errors.InvalidDice
+    tawla.errors.InvalidPosition
+        ``position`` is not a :class:`tawla.Position`.
     """
+    if not isinstance(position, Position):
+        raise InvalidPosition(f"expected a tawla.Position, not {type(position).__name__}")
     dice = check_dice(dice)
     try:
         played_steps = list(played_steps)
