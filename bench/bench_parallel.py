@@ -40,9 +40,9 @@ GOAL = 0.6
 CHUNK_SIZES = (8 * 2**10, 32 * 2**10, None, 2**20)  # None: plan_chunks' default
 
 
-def timed_chunk(files, evaluator_name, ruleset, *, log: str):
+def timed_chunk(sources, job, *, log: str):
     """:func:`analyze_chunk`, and a line ``pid cpu_seconds`` (the worker's CPU time so far) in ``log``."""
-    reports = analyze_chunk(files, evaluator_name, ruleset)
+    reports = analyze_chunk(sources, job)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     with open(log, "a") as f:
         f.write(f"{os.getpid()} {usage.ru_utime + usage.ru_stime}\n")

@@ -21,7 +21,7 @@ from rich.console import Console
 
 from tawla.analysis import analyze_paths, collect_files, open_record
 from tawla.analysis import chunks as chunking
-from tawla.analysis.chunks import analyze_chunk, make_evaluator, plan_chunks
+from tawla.analysis.chunks import AnalysisJob, analyze_chunk, make_evaluator, plan_chunks, read_chunk
 from tawla.analysis.files import open_contents
 from tawla.analysis.parallel import analyze_parallel
 from tawla.analysis.report import render_text, to_json
@@ -87,8 +87,13 @@ def test_chunk_reports_are_those_of_the_paths_and_pickle(tmp_path):
     paths = archive(*FEW[1:]) + edge_files(tmp_path)
     evaluator = make_evaluator("heuristic")
     serial = analyze_paths(paths, evaluator=evaluator)
-    chunk = pickle.loads(pickle.dumps(analyze_chunk([(str(p), p.read_bytes()) for p in paths], "heuristic", None)))
+    job = AnalysisJob.of("heuristic")
+    chunk = pickle.loads(pickle.dumps(analyze_chunk([(str(p), p.read_bytes()) for p in paths], job)))
     assert to_json(chunk, evaluator) == to_json(serial, evaluator)
+    from_disk = analyze_chunk(read_chunk(paths), AnalysisJob.of("heuristic", with_json=True))
+    assert all(r.json_text is not None for r in from_disk)
+    assert to_json(pickle.loads(pickle.dumps(from_disk)), evaluator) == to_json(serial, evaluator)
+    assert to_json(analyze_chunk([str(p) for p in paths], job), evaluator) == to_json(serial, evaluator)
 
     def text(reports):
         out = io.StringIO()
@@ -171,14 +176,15 @@ def test_dask_cluster_gives_the_json_of_one_process(capsys, serial_subset, dask_
 # -- workers that die -----------------------------------------------------------------
 
 
-def die_on(files, evaluator_name, ruleset, *, victim: str, marker: str | None):
+def die_on(sources, job, *, victim: str, marker: str | None):
     """:func:`analyze_chunk`, but the process exits at once on a chunk holding ``victim``:
     the first time only when a ``marker`` file is named (it is created then), else always."""
-    if any(name.endswith(victim) for name, _ in files) and (marker is None or not os.path.exists(marker)):
+    names = [s[0] if isinstance(s, tuple) else str(getattr(s, "path", s)) for s in sources]
+    if any(name.endswith(victim) for name in names) and (marker is None or not os.path.exists(marker)):
         if marker is not None:
             Path(marker).touch()
         os._exit(3)
-    return analyze_chunk(files, evaluator_name, ruleset)
+    return analyze_chunk(sources, job)
 
 
 DYING = [*FEW, "bglib-online/online_5pt_id1857680.txt", "gammonx-variants/portes_game.txt"]

@@ -1,26 +1,31 @@
-"""The analysis as a pure function over chunks of files: contents in, reports out.
+"""The analysis as a pure function over chunks of files: read -> replay -> evaluate -> report.
 
 Every way of running the analysis on many files (one process, a local process pool, a Dask
 cluster) cuts the files into the chunks of :func:`plan_chunks` and analyses each chunk with
-:func:`analyze_chunk`, whose reports depend only on the names and contents of its files: the
-result never depends on how the work was split or where it ran. The file contents travel
-with the chunk (:func:`load_chunk`), so that the workers need no shared disk; the evaluator
-is named, and built once per process (:func:`evaluator_for`).
+:func:`analyze_chunk` under one :class:`AnalysisJob` (the evaluator's name, the ruleset
+resolved once, whether the JSON is wanted), whose reports depend only on the names and
+contents of its files: the result never depends on how the work was split or where it ran.
+The runners only split and merge. A chunk's sources are paths (a local pool: the workers read
+the files themselves) or the files' contents (:func:`read_chunk`, for workers without the
+disk); the evaluator is named, and built once per process (:func:`evaluator_for`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..rules import Ruleset, RulesetLike, get_ruleset
 from .evaluators import EquityEvaluator, HeuristicEvaluator, SearchEvaluator, default_evaluator
 from .files import MAX_RECORD_BYTES, analyze_contents, analyze_paths
+from .report import match_json
 from .report_data import MatchReport
 
-__all__ = ["EVALUATORS", "CHUNK_BYTES", "MIN_CHUNK_BYTES", "CHUNKS_PER_WORKER", "Files", "ChunkTask",
-           "make_evaluator", "evaluator_for", "analyze_chunk", "plan_chunks", "load_chunk", "merge_chunk",
+__all__ = ["EVALUATORS", "CHUNK_BYTES", "MIN_CHUNK_BYTES", "CHUNKS_PER_WORKER", "Source", "ChunkTask",
+           "AnalysisJob", "make_evaluator", "evaluator_for", "analyze_chunk", "plan_chunks", "read_chunk",
            "dead_chunk"]
 
 EVALUATORS = ("engine", "net1", "net2", "heuristic")
@@ -38,11 +43,48 @@ CHUNKS_PER_WORKER = 4
 """Chunks are cut small enough for this many a worker (within the two bounds above), so that
 the workers finish close together."""
 
-Files = list[tuple[str, bytes]]
-"""The contents of a chunk: ``(name, bytes of the file)`` per file."""
+Source = "str | Path | tuple[str, bytes] | MatchReport"
+"""One file of a chunk: its path (read where the chunk is analysed), ``(name, bytes of the
+file)``, or the report already made of a file that could not be read (:func:`read_chunk`)."""
 
-ChunkTask = Callable[[Files, "str | None", "str | None"], list[MatchReport]]
+ChunkTask = Callable[[list, "AnalysisJob"], list[MatchReport]]
 """The signature of :func:`analyze_chunk`."""
+
+
+@dataclass(frozen=True)
+class AnalysisJob:
+    """What every chunk of one run is analysed with (it pickles, for the workers).
+
+    Attributes
+    ----------
+    evaluator_name : {"engine", "net1", "net2", "heuristic"} or None
+        As :func:`make_evaluator` (None: replay only).
+    ruleset : Ruleset or None
+        Overrides each record's ``Variation`` header (resolved once, by :meth:`of`).
+    with_json : bool
+        Encode each report's JSON (:func:`~tawla.analysis.report.match_json`) where it is
+        analysed, so that the process that writes the document only joins the texts.
+    """
+
+    evaluator_name: str | None = "engine"
+    ruleset: Ruleset | None = None
+    with_json: bool = False
+
+    @classmethod
+    def of(cls, evaluator_name: str | None = "engine", ruleset: RulesetLike | None = None,
+           with_json: bool = False) -> "AnalysisJob":
+        """The job, its names checked and the ruleset resolved.
+
+        Raises
+        ------
+        tawla.errors.ConfigError
+            An unknown evaluator name.
+        tawla.errors.UnsupportedRuleset
+            An unknown ruleset.
+        """
+        if evaluator_name is not None and evaluator_name not in EVALUATORS:
+            raise ConfigError(f"unknown evaluator {evaluator_name!r}: one of {', '.join(EVALUATORS)} or None")
+        return cls(evaluator_name, get_ruleset(ruleset) if ruleset is not None else None, with_json)
 
 _BUILT: dict[str, EquityEvaluator] = {}
 
@@ -90,31 +132,41 @@ def evaluator_for(name: str | None) -> EquityEvaluator | None:
     return _BUILT[name]
 
 
-def analyze_chunk(files: Files, evaluator_name: str | None, ruleset: str | None) -> list[MatchReport]:
-    """Analyse a chunk of records given by their contents (a pure function: files in, reports out).
+def analyze_chunk(sources: list, job: AnalysisJob) -> list[MatchReport]:
+    """Analyse a chunk of records: read -> replay -> evaluate -> report, file by file.
 
     Parameters
     ----------
-    files : list of (str, bytes)
-        The name (the path it stands for) and the bytes of each file.
-    evaluator_name : {"engine", "heuristic"} or None
-        As :func:`make_evaluator`; the evaluator is built once per process.
-    ruleset : str or None
-        Overrides each record's ``Variation`` header.
+    sources : list of Source
+        Paths (read here, streamed: memory grows with the plays, not the text), ``(name,
+        bytes)`` contents, or reports already made (passed through).
+    job : AnalysisJob
 
     Returns
     -------
     list of MatchReport
-        One per file, in order: what :func:`tawla.analysis.analyze_paths` gives for files
-        of those paths and contents; an unreadable record gives a report with ``error`` set.
-        The reports pickle.
+        One per source, in order: what :func:`tawla.analysis.analyze_paths` gives for those
+        paths and contents; an unreadable record gives a report with ``error`` set. With
+        ``job.with_json``, each carries its JSON text. The reports pickle.
 
     Raises
     ------
     tawla.errors.ConfigError
         An unknown evaluator name.
     """
-    return analyze_contents(files, evaluator=evaluator_for(evaluator_name), ruleset=ruleset)
+    evaluator = evaluator_for(job.evaluator_name)
+    reports = []
+    for src in sources:
+        if isinstance(src, MatchReport):
+            rep = src
+        elif isinstance(src, tuple):
+            (rep,) = analyze_contents([src], evaluator=evaluator, ruleset=job.ruleset)
+        else:
+            (rep,) = analyze_paths([src], evaluator=evaluator, ruleset=job.ruleset)
+        if job.with_json:
+            match_json(rep)
+        reports.append(rep)
+    return reports
 
 
 def _size(path) -> int:
@@ -161,23 +213,21 @@ def plan_chunks(paths: Sequence, workers: int, *, chunk_bytes: int | None = None
     return chunks
 
 
-def load_chunk(paths: Sequence, evaluator_name: str | None = None,
-               ruleset: str | None = None) -> tuple[Files, dict[int, MatchReport]]:
-    """Read the contents of a chunk's files, to send them with the chunk.
+def read_chunk(paths: Sequence) -> list:
+    """A chunk's files with their contents, to send them to workers without the disk.
 
     A file that cannot be read here (not a regular file, larger than
-    :data:`~tawla.analysis.files.MAX_RECORD_BYTES`, an ``OSError``) is analysed at once by
-    :func:`~tawla.analysis.analyze_paths`, which gives its report with ``error`` set, the
-    same as a run on one process gives.
+    :data:`~tawla.analysis.files.MAX_RECORD_BYTES`, an ``OSError``) is reported at once, as a
+    run on one process reports it (no evaluator is needed for that).
 
     Returns
     -------
-    (list of (str, bytes), dict of int to MatchReport)
-        The contents to analyse, and the reports already made, by index in ``paths``.
+    list of Source
+        ``(str(path), bytes)`` per readable file, its :class:`MatchReport` (``error`` set)
+        per other one, in the order of ``paths``.
     """
-    files: Files = []
-    done: dict[int, MatchReport] = {}
-    for i, path in enumerate(paths):
+    out: list = []
+    for path in paths:
         p = Path(path)
         data = None
         try:
@@ -185,23 +235,20 @@ def load_chunk(paths: Sequence, evaluator_name: str | None = None,
                 data = p.read_bytes()
         except OSError:
             data = None
-        if data is None:  # analysed here, so that its error is the serial one
-            (done[i],) = analyze_paths([path], evaluator=evaluator_for(evaluator_name), ruleset=ruleset)
-        else:
-            files.append((str(path), data))
-    return files, done
+        out.append((str(path), data) if data is not None else analyze_paths([path], evaluator=None)[0])
+    return out
 
 
-def merge_chunk(paths: Sequence, done: dict[int, MatchReport], reports: list[MatchReport]) -> list[MatchReport]:
-    """The reports of a chunk in the order of its ``paths``: those of :func:`load_chunk`'s
-    ``done`` in their places, those of the analysed contents in the others."""
-    rest = iter(reports)
-    return [done[i] if i in done else next(rest) for i in range(len(paths))]
-
-
-def dead_chunk(paths: Sequence, why: str) -> list[MatchReport]:
+def dead_chunk(sources: Sequence, why: str) -> list[MatchReport]:
     """Reports with ``error`` set for the files of a chunk whose worker process died, and died
-    again when the chunk was retried (``why``: how it died)."""
-    return [MatchReport(path=str(p), error=f"{p}: WorkerDied: the worker process analysing it died, "
-                        f"and again on the retry ({why})") for p in paths]
-
+    again when the chunk was retried (``why``: how it died); a report already made
+    (:func:`read_chunk`) is kept."""
+    out = []
+    for src in sources:
+        if isinstance(src, MatchReport):
+            out.append(src)
+            continue
+        p = src[0] if isinstance(src, tuple) else src
+        out.append(MatchReport(path=str(p), error=f"{p}: WorkerDied: the worker process analysing it died, "
+                               f"and again on the retry ({why})"))
+    return out

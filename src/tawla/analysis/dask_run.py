@@ -4,8 +4,9 @@ Install it with ``pip install "tawla-engine[dask]"``; nothing else in the packag
 module, so that ``import tawla`` works without Dask (``tawla analyze --scheduler`` imports it
 by name when asked to). The chunks are those of :func:`tawla.analysis.chunks.plan_chunks`,
 one task each, analysed by :func:`~tawla.analysis.chunks.analyze_chunk` with the file
-contents sent in the task, so the workers need no shared disk and the reports are those of
-a run on one process, in the order of the files.
+contents sent in the task (:func:`~tawla.analysis.chunks.read_chunk`), so the workers need no
+shared disk and the reports are those of a run on one process, in the order of the files.
+This module only splits and merges.
 
 A task that fails is retried once (``retries=1``); a chunk whose workers the scheduler gave
 up on (:class:`distributed.KilledWorker`) gives reports with ``error`` set for its files.
@@ -20,15 +21,17 @@ from collections.abc import Callable, Sequence
 from distributed import Client, KilledWorker, as_completed
 
 from ..runners.cluster import IN_FLIGHT_PER_THREAD, map_ordered_on_cluster
-from .chunks import ChunkTask, analyze_chunk, dead_chunk, evaluator_for, load_chunk, merge_chunk, plan_chunks
+from ..rules import RulesetLike
+from .chunks import AnalysisJob, ChunkTask, analyze_chunk, dead_chunk, plan_chunks, read_chunk
 from .report_data import MatchReport
 
 __all__ = ["IN_FLIGHT_PER_THREAD", "analyze_on_cluster", "map_ordered_on_cluster"]
 
 
 def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | None = "engine",
-                       ruleset: str | None = None, progress: Callable | None = None,
-                       chunk_bytes: int | None = None, task: ChunkTask = analyze_chunk) -> list[MatchReport]:
+                       ruleset: RulesetLike | None = None, progress: Callable | None = None,
+                       chunk_bytes: int | None = None, task: ChunkTask = analyze_chunk,
+                       with_json: bool = False) -> list[MatchReport]:
     """Analyse files on the Dask cluster whose scheduler is at ``address``.
 
     Parameters
@@ -39,7 +42,7 @@ def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | N
         The scheduler, as :class:`distributed.Client` takes it (``tcp://host:8786``).
     evaluator_name : {"engine", "heuristic"} or None
         As :func:`tawla.analysis.chunks.make_evaluator`; built once per worker process.
-    ruleset : str or None
+    ruleset : str or Ruleset or None
         Overrides each record's ``Variation`` header.
     progress : callable, optional
         ``progress(path, report)`` for each file, in this process, as its chunk completes.
@@ -49,6 +52,8 @@ def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | N
         What analyses a chunk on a worker: :func:`~tawla.analysis.chunks.analyze_chunk`, or a
         function of the same signature that the workers can import (tests use one that makes
         a worker die).
+    with_json : bool
+        Encode each report's JSON on the workers (``MatchReport.json_text``).
 
     Returns
     -------
@@ -63,7 +68,7 @@ def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | N
         The scheduler cannot be reached (Dask's own ``OSError`` on a timeout).
     """
     paths = list(paths)
-    evaluator_for(evaluator_name)
+    job = AnalysisJob.of(evaluator_name, ruleset, with_json)
     with Client(address) as client:
         threads = max(1, sum(client.nthreads().values()))
         chunks = plan_chunks(paths, threads, chunk_bytes=chunk_bytes)
@@ -82,13 +87,9 @@ def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | N
 
         def send() -> bool:
             for i in pending:
-                files, done = load_chunk(chunks[i], evaluator_name, ruleset)
-                if not files:
-                    finish(i, merge_chunk(chunks[i], done, []))
-                    continue
-                fut = client.submit(task, files, evaluator_name, ruleset, retries=1, pure=False,
-                                    key=f"tawla-chunk-{tag}-{i}")
-                flight[fut.key] = (i, done)
+                sources = read_chunk(chunks[i])
+                fut = client.submit(task, sources, job, retries=1, pure=False, key=f"tawla-chunk-{tag}-{i}")
+                flight[fut.key] = (i, sources)
                 running.add(fut)
                 return True
             return False
@@ -96,12 +97,12 @@ def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | N
         while len(flight) < threads * IN_FLIGHT_PER_THREAD and send():
             pass
         for fut in running:
-            i, done = flight.pop(fut.key)
+            i, sources = flight.pop(fut.key)
             try:
                 reports = fut.result()
             except KilledWorker as e:
-                reports = dead_chunk([p for j, p in enumerate(chunks[i]) if j not in done], f"KilledWorker: {e}")
-            finish(i, merge_chunk(chunks[i], done, reports))
+                reports = dead_chunk(sources, f"KilledWorker: {e}")
+            finish(i, reports)
             fut.release()
             send()
     out: list[MatchReport] = []

@@ -1,9 +1,10 @@
 """The analysis of many files on a local process pool, one chunk a task.
 
-The chunks are those of :func:`tawla.analysis.chunks.plan_chunks`, analysed by
-:func:`~tawla.analysis.chunks.analyze_chunk` in the worker processes, so the reports are
-those of a run on one process, in the order of the files whatever finishes first. At most
-two chunks a worker are in flight, so that the contents held in memory stay bounded.
+The chunks are those of :func:`tawla.analysis.chunks.plan_chunks`: this module only sends
+each chunk's paths to a worker, where :func:`~tawla.analysis.chunks.analyze_chunk` reads,
+replays, evaluates and reports them (encoding the JSON there when it is wanted), and puts the
+reports back in the order of the files whatever finishes first, so they are those of a run on
+one process. At most two chunks a worker are in flight.
 
 A worker process that dies (killed by the OS, out of memory) breaks the pool: the chunks
 that were in flight are then retried once, each alone in a fresh process, and the chunks
@@ -24,8 +25,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 
 from ..runners.local import IN_FLIGHT_PER_WORKER, map_ordered, pool_context
-from .chunks import ChunkTask, analyze_chunk, dead_chunk, evaluator_for, load_chunk, merge_chunk, plan_chunks
-from .files import analyze_paths
+from ..rules import RulesetLike
+from .chunks import AnalysisJob, ChunkTask, analyze_chunk, dead_chunk, plan_chunks
 from .report_data import MatchReport
 
 __all__ = ["IN_FLIGHT_PER_WORKER", "analyze_parallel", "pool_context", "map_ordered"]
@@ -34,10 +35,9 @@ __all__ = ["IN_FLIGHT_PER_WORKER", "analyze_parallel", "pool_context", "map_orde
 class _Run:
     """The state of one parallel run: the chunks, their reports, the progress calls."""
 
-    def __init__(self, chunks: list, evaluator_name, ruleset, task: ChunkTask, progress):
+    def __init__(self, chunks: list, job: AnalysisJob, task: ChunkTask, progress):
         self.chunks = chunks
-        self.evaluator_name = evaluator_name
-        self.ruleset = ruleset
+        self.job = job
         self.task = task
         self.progress = progress
         self.results: list[list[MatchReport] | None] = [None] * len(chunks)
@@ -48,13 +48,9 @@ class _Run:
             for path, rep in zip(self.chunks[i], reports):
                 self.progress(path, rep)
 
-    def submit(self, pool: ProcessPoolExecutor, i: int) -> tuple[Future, dict] | None:
-        """Send chunk ``i``; None when none of its files could be read here (all reported)."""
-        files, done = load_chunk(self.chunks[i], self.evaluator_name, self.ruleset)
-        if not files:
-            self.finish(i, merge_chunk(self.chunks[i], done, []))
-            return None
-        return pool.submit(self.task, files, self.evaluator_name, self.ruleset), done
+    def submit(self, pool: ProcessPoolExecutor, i: int) -> Future:
+        """Send chunk ``i`` (its paths and the job)."""
+        return pool.submit(self.task, [str(p) for p in self.chunks[i]], self.job)
 
     def shared(self, queue: deque, workers: int) -> tuple[list[int], str]:
         """Run the chunks of ``queue`` on a pool of ``workers``, taking them off the queue.
@@ -64,30 +60,28 @@ class _Run:
         when none did); the chunks never sent stay on the queue.
         """
         pool = ProcessPoolExecutor(workers, mp_context=pool_context())
-        flight: dict[Future, tuple[int, dict]] = {}
+        flight: dict[Future, int] = {}
         try:
             while queue or flight:
                 broken = ""
                 while queue and len(flight) < workers * IN_FLIGHT_PER_WORKER and not broken:
                     i = queue.popleft()
                     try:
-                        sent = self.submit(pool, i)
+                        flight[self.submit(pool, i)] = i
                     except BrokenProcessPool as e:  # a worker died since the last wait: i was never sent
                         queue.appendleft(i)
                         broken = f"{type(e).__name__}: {e}"
                         break
-                    if sent is not None:
-                        flight[sent[0]] = (i, sent[1])
                 finished, _ = wait(flight, return_when=FIRST_COMPLETED) if flight else (set(), set())
                 for fut in finished:
-                    i, done = flight.pop(fut)
+                    i = flight.pop(fut)
                     try:
-                        self.finish(i, merge_chunk(self.chunks[i], done, fut.result()))
+                        self.finish(i, fut.result())
                     except BrokenProcessPool as e:
                         broken = broken or f"{type(e).__name__}: {e}"
-                        flight[fut] = (i, done)
+                        flight[fut] = i
                 if broken:
-                    suspects = sorted(i for i, _ in flight.values())
+                    suspects = sorted(flight.values())
                     return suspects or [queue.popleft()], broken  # none in flight: the one it refused
             return [], ""
         finally:
@@ -98,34 +92,30 @@ class _Run:
         are reported with ``error`` set (``why``: how the first one died)."""
         pool = ProcessPoolExecutor(1, mp_context=pool_context())
         try:
-            sent = self.submit(pool, i)
-            if sent is None:
-                return
-            fut, done = sent
             try:
-                reports = fut.result()
+                reports = self.submit(pool, i).result()
             except BrokenProcessPool:
-                reports = dead_chunk([p for j, p in enumerate(self.chunks[i]) if j not in done], why)
-            self.finish(i, merge_chunk(self.chunks[i], done, reports))
+                reports = dead_chunk(self.chunks[i], why)
+            self.finish(i, reports)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
-def analyze_parallel(paths: Sequence, *, evaluator_name: str | None = "engine", ruleset: str | None = None,
+def analyze_parallel(paths: Sequence, *, evaluator_name: str | None = "engine", ruleset: RulesetLike | None = None,
                      workers: int = 1, progress: Callable | None = None, chunk_bytes: int | None = None,
-                     task: ChunkTask = analyze_chunk) -> list[MatchReport]:
+                     task: ChunkTask = analyze_chunk, with_json: bool = False) -> list[MatchReport]:
     """Analyse files on ``workers`` processes; the reports of :func:`tawla.analysis.analyze_paths`.
 
     With one worker, or files that make one chunk, the files are analysed in this process,
     streamed from disk (:func:`~tawla.analysis.analyze_paths`: memory bounded by the
     plays, not by the text). Otherwise the chunks of
-    :func:`~tawla.analysis.chunks.plan_chunks` go to a process pool, with their contents.
+    :func:`~tawla.analysis.chunks.plan_chunks` go to a process pool, as paths.
 
     Parameters
     ----------
     paths : sequence of path
-    evaluator_name : {"engine", "heuristic"} or None
+    evaluator_name : {"engine", "net1", "net2", "heuristic"} or None
         As :func:`tawla.analysis.chunks.make_evaluator`.
-    ruleset : str or None
+    ruleset : str or Ruleset or None
         Overrides each record's ``Variation`` header.
     workers : int
         Worker processes (>= 1).
@@ -136,6 +126,8 @@ def analyze_parallel(paths: Sequence, *, evaluator_name: str | None = "engine", 
     task : callable
         What analyses a chunk in a worker: :func:`~tawla.analysis.chunks.analyze_chunk`, or
         a picklable function of the same signature (tests use one that makes a worker die).
+    with_json : bool
+        Encode each report's JSON where it is analysed (``MatchReport.json_text``).
 
     Returns
     -------
@@ -147,20 +139,27 @@ def analyze_parallel(paths: Sequence, *, evaluator_name: str | None = "engine", 
     ------
     tawla.errors.ConfigError
         An unknown evaluator name.
+    tawla.errors.UnsupportedRuleset
+        An unknown ruleset.
     """
     paths = list(paths)
-    evaluator = evaluator_for(evaluator_name)
+    job = AnalysisJob.of(evaluator_name, ruleset, with_json)
     chunks = plan_chunks(paths, workers, chunk_bytes=chunk_bytes)
-    if workers <= 1 or len(chunks) <= 1:
-        return analyze_paths(paths, evaluator=evaluator, ruleset=ruleset, progress=progress)
-    run = _Run(chunks, evaluator_name, ruleset, task, progress)
+    if workers <= 1 or len(chunks) <= 1:  # in this process, file by file
+        out: list[MatchReport] = []
+        for path in paths:
+            out += analyze_chunk([path], job)
+            if progress is not None:
+                progress(path, out[-1])
+        return out
+    run = _Run(chunks, job, task, progress)
     queue = deque(range(len(chunks)))
     while queue:
         suspects, why = run.shared(queue, min(workers, len(queue)))
         for i in suspects:
             run.alone(i, why)
-    out: list[MatchReport] = []
+    merged: list[MatchReport] = []
     for reports in run.results:
         assert reports is not None, "every chunk is finished, analysed or reported dead"
-        out += reports
-    return out
+        merged += reports
+    return merged

@@ -19,7 +19,7 @@ from rich.table import Table
 from .cube import KINDS, player_totals
 from .rollouts import decisive_equity
 
-__all__ = ["rollout_lines", "render_text", "to_json", "summary", "ids_text", "plural"]
+__all__ = ["rollout_lines", "render_text", "to_json", "match_json", "summary", "ids_text", "plural"]
 
 
 def summary(reports) -> dict:
@@ -87,6 +87,19 @@ def players_across(reports) -> list[dict]:
     return [out[k] for k in sorted(out)]
 
 
+_SPLICE = "\x00matches\x00"
+"""Where :func:`to_json` puts the matches' JSON texts into the rest of the document."""
+
+
+def match_json(rep) -> str:
+    """One match of :func:`to_json` as JSON text (``indent=1`` from the top): the report's
+    :meth:`~tawla.analysis.report_data.MatchReport.to_dict` with ``player_stats``. Encoded once:
+    a report analysed in a worker process carries it back (``json_text``)."""
+    if rep.json_text is None:
+        rep.json_text = json.dumps(dict(rep.to_dict(), player_stats=player_totals(rep)), indent=1)
+    return rep.json_text
+
+
 def to_json(reports, evaluator) -> str:
     """The whole analysis as JSON (one object: evaluator, summary, matches).
 
@@ -94,14 +107,21 @@ def to_json(reports, evaluator) -> str:
     ``cube_errors``, ``cube_judged`` and ``cube_counts``) with ``player_stats``: per record
     player the dict of :func:`tawla.analysis.cube.player_totals` (checker, cube and overall
     errors in points, rates in points per decision; x 1000 for mEMG); ``players`` is the same
-    per player name over every file (:func:`players_across`).
+    per player name over every file (:func:`players_across`). The text is that of one
+    ``json.dumps(..., indent=1)`` of the whole; each match's part is :func:`match_json`.
     """
-    return json.dumps({
+    head = json.dumps({
         "evaluator": {"name": evaluator.name, "description": evaluator.description} if evaluator else None,
         "summary": summary(reports),
         "players": players_across(reports),
-        "matches": [dict(r.to_dict(), player_stats=player_totals(r)) for r in reports],
+        "matches": _SPLICE,
     }, indent=1)
+    before, mark, after = head.rpartition(json.dumps(_SPLICE))
+    assert mark, "the matches' place is in the document"
+    if not reports:
+        return before + "[]" + after
+    parts = ",\n".join("  " + match_json(r).replace("\n", "\n  ") for r in reports)
+    return before + "[\n" + parts + "\n ]" + after
 
 
 def _player_rows(rep):

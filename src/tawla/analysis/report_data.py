@@ -416,6 +416,9 @@ class MatchReport:
     error: str | None = None
     defects: list = field(default_factory=list)
     rollouts: list = field(default_factory=list)  # tawla.analysis.rollouts.rollout_worst's entries
+    json_text: str | None = field(default=None, compare=False, repr=False)
+    """The report's match as JSON text when it was encoded where it was analysed
+    (:func:`tawla.analysis.report.match_json`); None once the report changes after that."""
 
     @property
     def ok(self) -> bool:

@@ -122,8 +122,7 @@ def run(args: argparse.Namespace) -> int:
         ``--html`` names a file that cannot be written. After the report is printed: some file was unreadable, had corrupt lines or a game
         that does not replay (the report says which and why).
     """
-    if args.ruleset is not None:
-        get_ruleset(args.ruleset)
+    ruleset = get_ruleset(args.ruleset) if args.ruleset is not None else None
     paths = _paths(args.files)
     if not args.files and not args.json:
         print("No file given: analysing the bundled samples (the ply1 bot against itself). "
@@ -158,13 +157,15 @@ def run(args: argparse.Namespace) -> int:
                 print(f"analysed {state['files']}/{len(paths)} files, {plural(state['games'], 'game')}: {path}",
                       file=sys.stderr, flush=True)
 
+        # the workers encode each match's JSON, unless rollouts are added to the reports afterwards
+        with_json = args.json and not args.rollout_worst
         if cluster is not None:
-            reports = cluster(paths, args.scheduler, evaluator_name=evaluator_name, ruleset=args.ruleset,
-                              progress=tick)
+            reports = cluster(paths, args.scheduler, evaluator_name=evaluator_name, ruleset=ruleset,
+                              progress=tick, with_json=with_json)
         else:
             workers = args.workers if args.workers is not None else os.cpu_count() or 1
-            reports = analyze_parallel(paths, evaluator_name=evaluator_name, ruleset=args.ruleset,
-                                       workers=workers, progress=tick)
+            reports = analyze_parallel(paths, evaluator_name=evaluator_name, ruleset=ruleset,
+                                       workers=workers, progress=tick, with_json=with_json)
     if args.rollout_worst:
         rollout_worst(reports, args.rollout_worst, settings, workers=args.workers or 1, scheduler=args.scheduler,
                       progress=(lambda k, n: print(f"rolled out {k}/{n} plays", file=sys.stderr, flush=True))
