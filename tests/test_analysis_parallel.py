@@ -24,7 +24,7 @@ from tawla.analysis import chunks as chunking
 from tawla.analysis.chunks import AnalysisJob, analyze_chunk, make_evaluator, plan_chunks, read_chunk
 from tawla.analysis.files import open_contents
 from tawla.analysis.parallel import analyze_parallel
-from tawla.analysis.report import render_text, to_json
+from tawla.analysis.report import TextStyle, render_text, to_json
 from tawla.cli import main
 from tawla.formats.matfile import MatchStream
 
@@ -140,6 +140,30 @@ def test_two_workers_give_the_json_of_one(capsys, serial_subset):
     assert len(plan_chunks(paths, 2)) > 1
     assert analyze_json(capsys, "--workers", "1", *paths) == (1, expected)
     assert analyze_json(capsys, "--workers", "2", *paths) == (1, expected)
+
+
+def test_parts_rendered_and_encoded_by_the_workers_are_those_of_this_process():
+    """The text report's parts rendered in the workers for a colour terminal, and the JSON
+    encoded there, are byte for byte what this process makes of the bare reports."""
+    paths = archive(*FEW)
+    evaluator = make_evaluator("heuristic")
+
+    def terminal():
+        return Console(file=io.StringIO(), width=97, force_terminal=True, color_system="truecolor")
+
+    style = TextStyle.of(terminal(), 2, True)
+    done = analyze_parallel(paths, evaluator_name="heuristic", workers=2, chunk_bytes=1, with_json=True,
+                            text_style=style)
+    bare = analyze_paths(paths, evaluator=evaluator)
+    assert all(r.text is not None and r.text[0] == style and r.json_text is not None for r in done)
+    assert all(r.text is None and r.json_text is None for r in bare)
+    shown = []
+    for reports in (done, bare):
+        con = terminal()
+        render_text(reports, evaluator, worst=2, console=con)
+        shown.append(con.file.getvalue())
+    assert shown[0] == shown[1] and "\x1b[" in shown[0]
+    assert to_json(done, evaluator) == to_json(bare, evaluator)
 
 
 def test_heuristic_same_json_on_two_workers(capsys, monkeypatch):

@@ -21,7 +21,7 @@ from ..errors import ConfigError
 from ..rules import Ruleset, RulesetLike, get_ruleset
 from .evaluators import EquityEvaluator, HeuristicEvaluator, SearchEvaluator, default_evaluator
 from .files import MAX_RECORD_BYTES, analyze_contents, analyze_paths
-from .report import match_json
+from .report import TextStyle, match_json, match_text
 from .report_data import MatchReport
 
 __all__ = ["EVALUATORS", "CHUNK_BYTES", "MIN_CHUNK_BYTES", "CHUNKS_PER_WORKER", "Source", "ChunkTask",
@@ -64,15 +64,19 @@ class AnalysisJob:
     with_json : bool
         Encode each report's JSON (:func:`~tawla.analysis.report.match_json`) where it is
         analysed, so that the process that writes the document only joins the texts.
+    text_style : TextStyle or None
+        Render each file's part of the text report in this style
+        (:func:`~tawla.analysis.report.match_text`) where it is analysed.
     """
 
     evaluator_name: str | None = "engine"
     ruleset: Ruleset | None = None
     with_json: bool = False
+    text_style: TextStyle | None = None
 
     @classmethod
     def of(cls, evaluator_name: str | None = "engine", ruleset: RulesetLike | None = None,
-           with_json: bool = False) -> "AnalysisJob":
+           with_json: bool = False, text_style: TextStyle | None = None) -> "AnalysisJob":
         """The job, its names checked and the ruleset resolved.
 
         Raises
@@ -84,7 +88,7 @@ class AnalysisJob:
         """
         if evaluator_name is not None and evaluator_name not in EVALUATORS:
             raise ConfigError(f"unknown evaluator {evaluator_name!r}: one of {', '.join(EVALUATORS)} or None")
-        return cls(evaluator_name, get_ruleset(ruleset) if ruleset is not None else None, with_json)
+        return cls(evaluator_name, get_ruleset(ruleset) if ruleset is not None else None, with_json, text_style)
 
 _BUILT: dict[str, EquityEvaluator] = {}
 
@@ -147,7 +151,8 @@ def analyze_chunk(sources: list, job: AnalysisJob) -> list[MatchReport]:
     list of MatchReport
         One per source, in order: what :func:`tawla.analysis.analyze_paths` gives for those
         paths and contents; an unreadable record gives a report with ``error`` set. With
-        ``job.with_json``, each carries its JSON text. The reports pickle.
+        ``job.with_json``, each carries its JSON text, with ``job.text_style`` its part of the
+        text report. The reports pickle.
 
     Raises
     ------
@@ -165,6 +170,8 @@ def analyze_chunk(sources: list, job: AnalysisJob) -> list[MatchReport]:
             (rep,) = analyze_paths([src], evaluator=evaluator, ruleset=job.ruleset)
         if job.with_json:
             match_json(rep)
+        if job.text_style is not None:
+            match_text(rep, job.text_style)
         reports.append(rep)
     return reports
 

@@ -23,6 +23,7 @@ from distributed import Client, KilledWorker, as_completed
 from ..runners.cluster import IN_FLIGHT_PER_THREAD, map_ordered_on_cluster
 from ..rules import RulesetLike
 from .chunks import AnalysisJob, ChunkTask, analyze_chunk, dead_chunk, plan_chunks, read_chunk
+from .report import TextStyle
 from .report_data import MatchReport
 
 __all__ = ["IN_FLIGHT_PER_THREAD", "analyze_on_cluster", "map_ordered_on_cluster"]
@@ -31,7 +32,7 @@ __all__ = ["IN_FLIGHT_PER_THREAD", "analyze_on_cluster", "map_ordered_on_cluster
 def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | None = "engine",
                        ruleset: RulesetLike | None = None, progress: Callable | None = None,
                        chunk_bytes: int | None = None, task: ChunkTask = analyze_chunk,
-                       with_json: bool = False) -> list[MatchReport]:
+                       with_json: bool = False, text_style: TextStyle | None = None) -> list[MatchReport]:
     """Analyse files on the Dask cluster whose scheduler is at ``address``.
 
     Parameters
@@ -54,6 +55,8 @@ def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | N
         a worker die).
     with_json : bool
         Encode each report's JSON on the workers (``MatchReport.json_text``).
+    text_style : TextStyle, optional
+        Render each file's part of the text report on the workers (``MatchReport.text``).
 
     Returns
     -------
@@ -68,7 +71,7 @@ def analyze_on_cluster(paths: Sequence, address: str, *, evaluator_name: str | N
         The scheduler cannot be reached (Dask's own ``OSError`` on a timeout).
     """
     paths = list(paths)
-    job = AnalysisJob.of(evaluator_name, ruleset, with_json)
+    job = AnalysisJob.of(evaluator_name, ruleset, with_json, text_style)
     with Client(address) as client:
         threads = max(1, sum(client.nthreads().values()))
         chunks = plan_chunks(paths, threads, chunk_bytes=chunk_bytes)

@@ -19,6 +19,7 @@ analysis where the platform has it), which also streams the other tasks of the a
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -27,6 +28,7 @@ from concurrent.futures.process import BrokenProcessPool
 from ..runners.local import IN_FLIGHT_PER_WORKER, map_ordered, pool_context
 from ..rules import RulesetLike
 from .chunks import AnalysisJob, ChunkTask, analyze_chunk, dead_chunk, plan_chunks
+from .report import TextStyle
 from .report_data import MatchReport
 
 __all__ = ["IN_FLIGHT_PER_WORKER", "analyze_parallel", "pool_context", "map_ordered"]
@@ -100,9 +102,17 @@ class _Run:
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
+def _bytes(path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def analyze_parallel(paths: Sequence, *, evaluator_name: str | None = "engine", ruleset: RulesetLike | None = None,
                      workers: int = 1, progress: Callable | None = None, chunk_bytes: int | None = None,
-                     task: ChunkTask = analyze_chunk, with_json: bool = False) -> list[MatchReport]:
+                     task: ChunkTask = analyze_chunk, with_json: bool = False,
+                     text_style: TextStyle | None = None) -> list[MatchReport]:
     """Analyse files on ``workers`` processes; the reports of :func:`tawla.analysis.analyze_paths`.
 
     With one worker, or files that make one chunk, the files are analysed in this process,
@@ -128,6 +138,8 @@ def analyze_parallel(paths: Sequence, *, evaluator_name: str | None = "engine", 
         a picklable function of the same signature (tests use one that makes a worker die).
     with_json : bool
         Encode each report's JSON where it is analysed (``MatchReport.json_text``).
+    text_style : TextStyle, optional
+        Render each file's part of the text report where it is analysed (``MatchReport.text``).
 
     Returns
     -------
@@ -143,7 +155,7 @@ def analyze_parallel(paths: Sequence, *, evaluator_name: str | None = "engine", 
         An unknown ruleset.
     """
     paths = list(paths)
-    job = AnalysisJob.of(evaluator_name, ruleset, with_json)
+    job = AnalysisJob.of(evaluator_name, ruleset, with_json, text_style)
     chunks = plan_chunks(paths, workers, chunk_bytes=chunk_bytes)
     if workers <= 1 or len(chunks) <= 1:  # in this process, file by file
         out: list[MatchReport] = []
@@ -153,7 +165,9 @@ def analyze_parallel(paths: Sequence, *, evaluator_name: str | None = "engine", 
                 progress(path, out[-1])
         return out
     run = _Run(chunks, job, task, progress)
-    queue = deque(range(len(chunks)))
+    # the largest chunks first, so that the workers finish close together
+    size = [sum(_bytes(p) for p in chunk) for chunk in chunks]
+    queue = deque(sorted(range(len(chunks)), key=lambda i: -size[i]))
     while queue:
         suspects, why = run.shared(queue, min(workers, len(queue)))
         for i in suspects:

@@ -9,8 +9,10 @@ separately and combined.
 
 from __future__ import annotations
 
+import io
 import json
 import sys
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.markup import escape
@@ -19,7 +21,7 @@ from rich.table import Table
 from .cube import KINDS, player_totals
 from .rollouts import decisive_equity
 
-__all__ = ["rollout_lines", "render_text", "to_json", "match_json", "summary", "ids_text", "plural"]
+__all__ = ["rollout_lines", "render_text", "text_console", "TextStyle", "match_text", "to_json", "match_json", "summary", "ids_text", "plural"]
 
 
 def summary(reports) -> dict:
@@ -237,53 +239,105 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
     loss`` column, no worst plays, no mean equity loss. A file with an analysed money session
     gets a cube table (:func:`tawla.analysis.cube.player_totals`) and its ``worst`` largest
     cube errors with their IDs. The default console wraps nothing
-    when standard output is not a terminal (a path in a note stays on one line).
+    when standard output is not a terminal (a path in a note stays on one line). A file's part
+    rendered already where it was analysed, for this console and ``worst``
+    (:func:`match_text`), is written as it is.
     """
-    con = console or Console(soft_wrap=not sys.stdout.isatty())
+    con = console or text_console()
     evaluated = evaluator is not None or any(g.decisions.ranked for r in reports for g in r.games)
     if evaluator is not None:
         con.print(f"[bold]Evaluator:[/bold] {evaluator.name} — {evaluator.description}")
         con.print("Equity loss = cubeless points lost against the evaluator's best play; in matches, normalised "
                   "equity (EMG) at the score (backgammon: cubeful, the opponent's cube action included; the Tawla "
                   "rulesets: +1 a single game won) and the match-winning chance lost.\n")
+    style = TextStyle.of(con, worst, evaluated)
     for rep in reports:
-        if rep.error:
-            con.print(f"[red]{escape(str(rep.path))}  unreadable: {escape(str(rep.error))}[/red]\n", highlight=False)
-            continue
-        con.print(f"[bold]{escape(_heading(rep))}[/bold]", highlight=False)
-        t = Table()
-        columns = ("player", "plays", "forced", "best", "mean loss") if evaluated else ("player", "plays", "forced")
-        for col in columns:
-            t.add_column(col, justify="left" if col == "player" else "right")
-        for name, plays, forced, best, loss, mwc in _player_rows(rep):
-            cells = (name, str(plays), str(forced), str(best),
-                     f"{loss:.3f}" + (f" ({100 * mwc:.2f}% MWC)" if mwc is not None else ""))
-            t.add_row(*cells[:len(columns)])
-        con.print(t)
-        for d, g, i in _worst(rep, worst) if evaluated else ():
-            if d.equity_loss > 0:
-                con.print(f"  worst: game {d.game} move {d.move_number} {rep.player_name(d.player)}"
-                          f" {d.dice[0]}{d.dice[1]}: {d.move or '(pass)'}  best {d.best}  loss {d.equity_loss:.3f}"
-                          + (f" ({100 * d.mwc_loss:.2f}% MWC)" if d.mwc_loss is not None else ""),
-                          markup=False, highlight=False)
-                ids = ids_text(rep.ids(g, i))
-                if ids:
-                    con.print(f"    {ids}", markup=False, emoji=False, highlight=False, soft_wrap=True)
-        for line in rollout_lines(rep):
-            con.print(line, markup=False, highlight=False)
-        if any(g.cube_counts is not None for g in rep.games):
-            con.print(_cube_table(rep))
-            for number, e in _worst_cube(rep, worst):
-                con.print(f"  cube: game {number} move {e['move_number']} {rep.player_name(e['player'])}: "
-                          f"{e['kind'].replace('_', ' ')} ({e['proper']}), cube {e['cube']}, "
-                          f"error {1000 * e['error']:.0f} mEMG", markup=False, highlight=False)
-                ids = ids_text(e)
-                if ids:
-                    con.print(f"    {ids}", markup=False, emoji=False, highlight=False, soft_wrap=True)
-        for g in rep.games:
-            if g.error:
-                con.print(f"  [red]illegal:[/red] {escape(str(g.error))}", markup=True, highlight=False)
-            for n in g.notes:
-                con.print(f"  note: game {g.number}: {n}", markup=False, highlight=False)
-        con.print()
+        if rep.text is not None and rep.text[0] == style:
+            con.file.write(rep.text[1])
+        else:
+            _file_section(con, rep, evaluated, worst)
     con.print(f"[bold]{escape(_totals_line(summary(reports), evaluated))}[/bold]", highlight=False)
+
+
+def _file_section(con: Console, rep, evaluated: bool, worst: int) -> None:
+    """One file's part of :func:`render_text`."""
+    if rep.error:
+        con.print(f"[red]{escape(str(rep.path))}  unreadable: {escape(str(rep.error))}[/red]\n", highlight=False)
+        return
+    con.print(f"[bold]{escape(_heading(rep))}[/bold]", highlight=False)
+    t = Table()
+    columns = ("player", "plays", "forced", "best", "mean loss") if evaluated else ("player", "plays", "forced")
+    for col in columns:
+        t.add_column(col, justify="left" if col == "player" else "right")
+    for name, plays, forced, best, loss, mwc in _player_rows(rep):
+        cells = (name, str(plays), str(forced), str(best),
+                 f"{loss:.3f}" + (f" ({100 * mwc:.2f}% MWC)" if mwc is not None else ""))
+        t.add_row(*cells[:len(columns)])
+    con.print(t)
+    for d, g, i in _worst(rep, worst) if evaluated else ():
+        if d.equity_loss > 0:
+            con.print(f"  worst: game {d.game} move {d.move_number} {rep.player_name(d.player)}"
+                      f" {d.dice[0]}{d.dice[1]}: {d.move or '(pass)'}  best {d.best}  loss {d.equity_loss:.3f}"
+                      + (f" ({100 * d.mwc_loss:.2f}% MWC)" if d.mwc_loss is not None else ""),
+                      markup=False, highlight=False)
+            ids = ids_text(rep.ids(g, i))
+            if ids:
+                con.print(f"    {ids}", markup=False, emoji=False, highlight=False, soft_wrap=True)
+    for line in rollout_lines(rep):
+        con.print(line, markup=False, highlight=False)
+    if any(g.cube_counts is not None for g in rep.games):
+        con.print(_cube_table(rep))
+        for number, e in _worst_cube(rep, worst):
+            con.print(f"  cube: game {number} move {e['move_number']} {rep.player_name(e['player'])}: "
+                      f"{e['kind'].replace('_', ' ')} ({e['proper']}), cube {e['cube']}, "
+                      f"error {1000 * e['error']:.0f} mEMG", markup=False, highlight=False)
+            ids = ids_text(e)
+            if ids:
+                con.print(f"    {ids}", markup=False, emoji=False, highlight=False, soft_wrap=True)
+    for g in rep.games:
+        if g.error:
+            con.print(f"  [red]illegal:[/red] {escape(str(g.error))}", markup=True, highlight=False)
+        for n in g.notes:
+            con.print(f"  note: game {g.number}: {n}", markup=False, highlight=False)
+    con.print()
+
+
+def text_console() -> Console:
+    """The console of :func:`render_text` by default: standard output, wrapping nothing when
+    it is not a terminal."""
+    return Console(soft_wrap=not sys.stdout.isatty())
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    """What a file's part of the text report depends on besides the report: the console's
+    width, colours, terminal and wrapping, ``worst`` and whether plays are evaluated (it
+    pickles, for the workers that render the parts)."""
+
+    width: int
+    color_system: str | None
+    terminal: bool
+    soft_wrap: bool
+    no_color: bool
+    worst: int
+    evaluated: bool
+
+    @classmethod
+    def of(cls, con: Console, worst: int, evaluated: bool) -> "TextStyle":
+        return cls(con.width, con.color_system, con.is_terminal, con.soft_wrap, con.no_color, worst, evaluated)
+
+    def console(self, file) -> Console:
+        """A console that renders as the one this style was taken from, into ``file``."""
+        return Console(file=file, width=self.width, color_system=self.color_system,  # type: ignore[arg-type]
+                       force_terminal=self.terminal, soft_wrap=self.soft_wrap, no_color=self.no_color,
+                       legacy_windows=False)
+
+
+def match_text(rep, style: TextStyle) -> str:
+    """A file's part of :func:`render_text` in ``style``, rendered once and kept with the
+    report (``text``: a report analysed in a worker process carries it back)."""
+    if rep.text is None or rep.text[0] != style:
+        out = io.StringIO()
+        _file_section(style.console(out), rep, style.evaluated, style.worst)
+        rep.text = (style, out.getvalue())
+    return rep.text[1]

@@ -419,6 +419,9 @@ class MatchReport:
     json_text: str | None = field(default=None, compare=False, repr=False)
     """The report's match as JSON text when it was encoded where it was analysed
     (:func:`tawla.analysis.report.match_json`); None once the report changes after that."""
+    text: tuple | None = field(default=None, compare=False, repr=False)
+    """``(TextStyle, text)``: the file's part of the text report when it was rendered where it
+    was analysed (:func:`tawla.analysis.report.match_text`); None once the report changes."""
 
     @property
     def ok(self) -> bool:

@@ -106,7 +106,7 @@ def rollout_worst(reports: list[MatchReport], n: int, settings: RolloutSettings,
         except TawlaError as e:
             entry["error"] = f"{type(e).__name__}: {e}"
             rep.rollouts.append(entry)
-            rep.json_text = None  # encoded before its rollouts
+            rep.json_text = rep.text = None  # encoded and rendered before its rollouts
             continue
         by = {p.to_json()["play"]: p for p in ro.plays}
         entry["plays"] = [p.to_json() for p in ro.plays]

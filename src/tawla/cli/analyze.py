@@ -17,7 +17,7 @@ from ..analysis.chunks import evaluator_for
 from ..analysis.parallel import analyze_parallel
 from ..errors import ConfigError, FormatError
 from ..analysis.html_report import write_html
-from ..analysis.report import plural, render_text, to_json
+from ..analysis.report import TextStyle, plural, render_text, text_console, to_json
 from ..analysis.rollouts import rollout_worst
 from ..rules import get_ruleset
 from .arguments import add_rollout_options, count, positive, rollout_settings
@@ -157,15 +157,19 @@ def run(args: argparse.Namespace) -> int:
                 print(f"analysed {state['files']}/{len(paths)} files, {plural(state['games'], 'game')}: {path}",
                       file=sys.stderr, flush=True)
 
-        # the workers encode each match's JSON, unless rollouts are added to the reports afterwards
+        # the workers encode each match's JSON or render its text, unless rollouts are added to
+        # the reports afterwards
         with_json = args.json and not args.rollout_worst
+        text_style = (TextStyle.of(text_console(), args.worst, evaluator_name is not None)
+                      if not args.json and not args.rollout_worst else None)
         if cluster is not None:
             reports = cluster(paths, args.scheduler, evaluator_name=evaluator_name, ruleset=ruleset,
-                              progress=tick, with_json=with_json)
+                              progress=tick, with_json=with_json, text_style=text_style)
         else:
             workers = args.workers if args.workers is not None else os.cpu_count() or 1
             reports = analyze_parallel(paths, evaluator_name=evaluator_name, ruleset=ruleset,
-                                       workers=workers, progress=tick, with_json=with_json)
+                                       workers=workers, progress=tick, with_json=with_json,
+                                       text_style=text_style)
     if args.rollout_worst:
         rollout_worst(reports, args.rollout_worst, settings, workers=args.workers or 1, scheduler=args.scheduler,
                       progress=(lambda k, n: print(f"rolled out {k}/{n} plays", file=sys.stderr, flush=True))
