@@ -150,3 +150,11 @@ def test_a_ragged_row_and_a_missing_position_are_refused_by_name():
         Position.from_array([None, []], BG)
     with pytest.raises(errors.InvalidPosition):
         tawla.legal_steps(None, (1, 1))
+
+
+def test_complex_probabilities_are_refused():
+    from tawla.evaluation.protocol import equity_from_probs
+
+    with pytest.raises(errors.InvalidArgument):
+        equity_from_probs(np.zeros((2, 6), dtype=complex), BG)
+    assert equity_from_probs([[0.5, 0, 0, 0, 0, 0]], BG).tolist() == [0.0]

@@ -75,7 +75,12 @@ def equity_from_probs(p: np.ndarray, ruleset) -> np.ndarray:
     """
     r = get_ruleset(ruleset)
     try:
-        arr = np.asarray(p, dtype=np.float64)
+        raw = np.asarray(p)
+        if raw.dtype.kind not in "biuf":  # complex, text, objects: not probabilities
+            raw = np.asarray(p, dtype=np.float64) if raw.dtype.kind == "O" else None
+        if raw is None:
+            raise ValueError("not real numbers")
+        arr = raw.astype(np.float64, copy=False)
     except (TypeError, ValueError, OverflowError):
         raise InvalidArgument(f"probabilities must be float[N, 5 or 6], not {quote(p)}") from None
     if arr.ndim != 2 or arr.shape[1] < 5:
