@@ -160,10 +160,23 @@ def test_parts_rendered_and_encoded_by_the_workers_are_those_of_this_process():
     shown = []
     for reports in (done, bare):
         con = terminal()
-        render_text(reports, evaluator, worst=2, console=con)
+        render_text(reports, evaluator, worst=2, console=con, parts=True)
         shown.append(con.file.getvalue())
     assert shown[0] == shown[1] and "\x1b[" in shown[0]
     assert to_json(done, evaluator) == to_json(bare, evaluator)
+    con = terminal()
+    with con.capture() as captured:  # a caller's console: its parts rendered here, captured
+        render_text(done, evaluator, worst=2, console=con)
+    assert captured.get() == shown[1] and con.file.getvalue() == ""
+    to_json(bare, evaluator)
+    assert all(r.json_text is None for r in bare)  # the JSON of a report analysed here is not kept
+
+
+def test_text_report_on_a_latin1_stdout():
+    env = dict(os.environ, PYTHONIOENCODING="latin-1")
+    out = subprocess.run([sys.executable, "-m", "tawla", "analyze", "--no-eval", "--workers", "2", "--no-progress",
+                          *map(str, archive(*FEW))], env=env, capture_output=True)
+    assert out.returncode in (0, 1) and b"Traceback" not in out.stderr and b"+--" in out.stdout
 
 
 def test_heuristic_same_json_on_two_workers(capsys, monkeypatch):

@@ -44,11 +44,12 @@ def test_a_failed_write_of_an_action_puts_the_room_back_and_play_goes_on(tmp_pat
             store.save_room = failing
             with pytest.raises(WriteFailed):
                 await hub.actions.act(room.code, tokens[seat], action)
-            assert snapshot(room) == before  # the match rebuilt from the record, the version unmoved
+            failed = snapshot(room)
+            assert failed[1:] == before[1:] and failed[0] == before[0] + 1  # the match rebuilt; the version only grows
             store.save_room = save
             await hub.actions.act(room.code, tokens[seat], action)
             after = snapshot(room)
-            assert after[0] == before[0] + 1 and after[3] > before[3]
+            assert after[0] == before[0] + 2 and after[3] > before[3]
         finally:
             await hub.stop()
         again = Hub(store)
@@ -75,12 +76,62 @@ def test_a_failed_write_of_a_join_leaves_the_seat_free(tmp_path):
             store.add_member = failing
             with pytest.raises(WriteFailed):
                 await hub.lobby.join(room.code, "B", None)
-            assert snapshot(room) == before and room.match is None and room.seat(1) is None
+            assert snapshot(room)[1:] == before[1:] and room.match is None and room.seat(1) is None
             assert len(hub.registry.tokens) == 1  # the guest's token was never admitted
             store.add_member = add
             joined = await hub.lobby.join(room.code, "B", None)
-            assert joined["seat"] == 1 and room.status == "playing" and room.version == before[0] + 1
+            assert joined["seat"] == 1 and room.status == "playing" and room.version == before[0] + 2
         finally:
+            await hub.stop()
+            store.close()
+
+    asyncio.run(run())
+
+
+def test_a_bot_thinking_across_a_failed_timer_write_plays_on(tmp_path, monkeypatch):
+    """A timeout fires while the bot thinks and its write fails: the match is rebuilt (a new
+    object); the bot sees the room was touched, thinks again and plays on the match as written."""
+    import threading
+    import time as _time
+
+    import tawla.service.bot_driver as driver
+    import tawla.service.timers as timers
+
+    block = threading.Event()
+    real = driver.bot_action
+    monkeypatch.setattr(driver, "bot_action", lambda *a, **k: (block.wait(10), real(*a, **k))[1])
+
+    async def run():
+        store = Store(f"sqlite:///{tmp_path / 'b.db'}")
+        hub = Hub(store)
+        try:
+            host = hub.lobby.create_room({"ruleset": "backgammon", "house": "international", "length": 3,
+                                          "turn_seconds": 60}, None)
+            room = hub.room(host["code"])
+            await hub.lobby.add_bot(room.code, host["token"], "ply0")
+            for _ in range(5):
+                m = room.match
+                if m.to_act == 1:
+                    break
+                act = {"action": "roll"} if m.phase == "roll" else {"action": "move", "move": str(m.legal_moves()[0])}
+                await hub.actions.act(room.code, host["token"], act)
+            await asyncio.sleep(0.05)
+            assert room.match.to_act == 1 and room.bot_task is not None and not room.bot_task.done()
+            thinking = room.match
+            save = store.save_room
+            store.save_room = failing
+            later = type("Later", (), {"time": staticmethod(lambda: _time.time() + 10_000)})
+            monkeypatch.setattr(timers, "time", later)
+            with pytest.raises(WriteFailed):
+                await hub.timers._fire_at(room, 0)
+            monkeypatch.setattr(timers, "time", _time)
+            store.save_room = save
+            assert room.match is not thinking  # rebuilt from the record
+            block.set()
+            await asyncio.wait_for(room.bot_task, 10)  # raises if the bot played on the stale match
+            assert room.match.to_act == 0 or room.match.phase == "over"
+        finally:
+            block.set()
             await hub.stop()
             store.close()
 

@@ -169,7 +169,7 @@ def analyze_chunk(sources: list, job: AnalysisJob) -> list[MatchReport]:
         else:
             (rep,) = analyze_paths([src], evaluator=evaluator, ruleset=job.ruleset)
         if job.with_json:
-            match_json(rep)
+            match_json(rep, keep=True)
         if job.text_style is not None:
             match_text(rep, job.text_style)
         reports.append(rep)

@@ -93,13 +93,18 @@ _SPLICE = "\x00matches\x00"
 """Where :func:`to_json` puts the matches' JSON texts into the rest of the document."""
 
 
-def match_json(rep) -> str:
+def match_json(rep, *, keep: bool = False) -> str:
     """One match of :func:`to_json` as JSON text (``indent=1`` from the top): the report's
-    :meth:`~tawla.analysis.report_data.MatchReport.to_dict` with ``player_stats``. Encoded once:
-    a report analysed in a worker process carries it back (``json_text``)."""
-    if rep.json_text is None:
-        rep.json_text = json.dumps(dict(rep.to_dict(), player_stats=player_totals(rep)), indent=1)
-    return rep.json_text
+    :meth:`~tawla.analysis.report_data.MatchReport.to_dict` with ``player_stats``. With
+    ``keep`` (where the report is analysed) the text is kept with the report (``json_text``)
+    and used from then on, so a worker process carries it back; a report changed afterwards
+    drops it."""
+    if rep.json_text is not None:
+        return rep.json_text
+    text = json.dumps(dict(rep.to_dict(), player_stats=player_totals(rep)), indent=1)
+    if keep:
+        rep.json_text = text
+    return text
 
 
 def to_json(reports, evaluator) -> str:
@@ -231,7 +236,8 @@ def rollout_lines(rep) -> list[str]:
     return out
 
 
-def render_text(reports, evaluator, *, worst: int = 3, console: Console | None = None) -> None:
+def render_text(reports, evaluator, *, worst: int = 3, console: Console | None = None,
+                parts: bool | None = None) -> None:
     """Print the readable report: a header, one table per file, errors, totals.
 
     A player whose name the record leaves empty is shown as ``player 1`` (left column) /
@@ -239,10 +245,13 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
     loss`` column, no worst plays, no mean equity loss. A file with an analysed money session
     gets a cube table (:func:`tawla.analysis.cube.player_totals`) and its ``worst`` largest
     cube errors with their IDs. The default console wraps nothing
-    when standard output is not a terminal (a path in a note stays on one line). A file's part
-    rendered already where it was analysed, for this console and ``worst``
-    (:func:`match_text`), is written as it is.
+    when standard output is not a terminal (a path in a note stays on one line). With
+    ``parts`` (default: when no ``console`` is given) a file's part rendered already where it
+    was analysed, for this console and ``worst`` (:func:`match_text`), is written to the
+    console's file as it is (a caller's console may be capturing or recording: its parts are
+    rendered here unless ``parts`` is True).
     """
+    use_parts = console is None if parts is None else parts
     con = console or text_console()
     evaluated = evaluator is not None or any(g.decisions.ranked for r in reports for g in r.games)
     if evaluator is not None:
@@ -252,7 +261,7 @@ def render_text(reports, evaluator, *, worst: int = 3, console: Console | None =
                   "rulesets: +1 a single game won) and the match-winning chance lost.\n")
     style = TextStyle.of(con, worst, evaluated)
     for rep in reports:
-        if rep.text is not None and rep.text[0] == style:
+        if use_parts and rep.text is not None and rep.text[0] == style:
             con.file.write(rep.text[1])
         else:
             _file_section(con, rep, evaluated, worst)
@@ -315,6 +324,7 @@ class TextStyle:
     pickles, for the workers that render the parts)."""
 
     width: int
+    encoding: str
     color_system: str | None
     terminal: bool
     soft_wrap: bool
@@ -324,20 +334,34 @@ class TextStyle:
 
     @classmethod
     def of(cls, con: Console, worst: int, evaluated: bool) -> "TextStyle":
-        return cls(con.width, con.color_system, con.is_terminal, con.soft_wrap, con.no_color, worst, evaluated)
+        return cls(con.width, con.encoding, con.color_system, con.is_terminal, con.soft_wrap, con.no_color, worst,
+                   evaluated)
 
     def console(self, file) -> Console:
-        """A console that renders as the one this style was taken from, into ``file``."""
+        """A console that renders as the one this style was taken from (its encoding too:
+        ASCII boxes where it is not UTF-8), into ``file``."""
         return Console(file=file, width=self.width, color_system=self.color_system,  # type: ignore[arg-type]
                        force_terminal=self.terminal, soft_wrap=self.soft_wrap, no_color=self.no_color,
                        legacy_windows=False)
+
+
+class _TextFile(io.StringIO):
+    """Text in memory that says it will be written in ``encoding`` (what rich draws with)."""
+
+    def __init__(self, encoding: str) -> None:
+        super().__init__()
+        self._encoding = encoding
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._encoding
 
 
 def match_text(rep, style: TextStyle) -> str:
     """A file's part of :func:`render_text` in ``style``, rendered once and kept with the
     report (``text``: a report analysed in a worker process carries it back)."""
     if rep.text is None or rep.text[0] != style:
-        out = io.StringIO()
+        out = _TextFile(style.encoding)
         _file_section(style.console(out), rep, style.evaluated, style.worst)
         rep.text = (style, out.getvalue())
     return rep.text[1]

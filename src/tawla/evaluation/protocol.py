@@ -76,14 +76,13 @@ def equity_from_probs(p: np.ndarray, ruleset) -> np.ndarray:
     r = get_ruleset(ruleset)
     try:
         raw = np.asarray(p)
-        if raw.dtype.kind not in "biuf":  # complex, text, objects: not probabilities
-            raw = np.asarray(p, dtype=np.float64) if raw.dtype.kind == "O" else None
-        if raw is None:
-            raise ValueError("not real numbers")
-        arr = raw.astype(np.float64, copy=False)
+        if raw.dtype.kind == "O":  # objects: numpy converts what it can
+            raw = np.asarray(p, dtype=np.float64)
+        real = raw.dtype.kind in "biuf"  # complex, text: not probabilities
+        arr = raw.astype(np.float64, copy=False) if real else None
     except (TypeError, ValueError, OverflowError):
-        raise InvalidArgument(f"probabilities must be float[N, 5 or 6], not {quote(p)}") from None
-    if arr.ndim != 2 or arr.shape[1] < 5:
+        arr = None
+    if arr is None or arr.ndim != 2 or arr.shape[1] < 5:
         raise InvalidArgument(f"probabilities must be float[N, 5 or 6], not {quote(p)}")
     p = arr
     e = 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3]

@@ -63,7 +63,7 @@ class BotDriver:
                 version, view = room.version, MatchView.of(m)
             name, move = await loop.run_in_executor(self.pool, lambda: bot_action(bot_for(view.ruleset, level), view))
             async with room.lock:
-                if room.version != version:  # a timeout played meanwhile
+                if room.version != version or room.match is not m:  # a timeout played (or was undone) meanwhile
                     continue
                 if name == "move":
                     self.writes.commit(room, lambda: m.play(seat, move))

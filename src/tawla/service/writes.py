@@ -7,6 +7,8 @@ applies ``change`` (the engine applies an action whole or not at all), moves
 :meth:`RoomWrites.save`). If the change or the write raises, the room is put back as it was
 noted -- its match rebuilt from the record written when the engine had moved it already
 (:meth:`Room.rebuild`) -- so memory never runs ahead of the database, and the error goes on.
+The version is not put back: it only grows, so that whoever noted it (a bot thinking, a
+cached view) sees that the room was touched.
 
 A write appends the match's new events to the ``events`` table and updates the room's few
 changing columns; the match's document is written once, when the match starts, so an action
@@ -42,18 +44,17 @@ class _Noted:
     match_no: int
     rematch: frozenset
     members: tuple
-    version: int
     events: int  # the match's event count
 
     @classmethod
     def of(cls, room: Room) -> "_Noted":
         m = room.match
         return cls(room.status, room.escrow, m, room.match_json, room.saved_events, room.match_no,
-                   frozenset(room.rematch), tuple(room.members), room.version, m.event_count if m is not None else 0)
+                   frozenset(room.rematch), tuple(room.members), m.event_count if m is not None else 0)
 
     def restore(self, room: Room) -> None:
         room.status, room.escrow, room.match, room.match_json = self.status, self.escrow, self.match, self.match_json
-        room.saved_events, room.match_no, room.version = self.saved_events, self.match_no, self.version
+        room.saved_events, room.match_no = self.saved_events, self.match_no
         room.rematch = set(self.rematch)
         room.members[:] = self.members
         if self.match is not None and self.match.event_count != self.events:
