@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
+
+import tawla
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
@@ -122,7 +125,12 @@ class TestRooms:
         players = two_players(client, ruleset="backgammon", house="international", length=1)
         s = players[0].state()
         assert s["status"] == "playing" and s["phase"] == "move"  # the opening roll is played at once
-        assert "rng" not in s["match"]["config"] and "rng" not in s["match"]["state"]
+        # fair dice: the commitment is public from the start, the seed is not
+        fair = s["fair_dice"]
+        assert set(fair) == {"scheme", "commitment", "client_seeds", "n"} and fair["n"] >= 1
+        for part in ("config", "state"):
+            assert "seed" not in s["match"][part]["rng"]
+            assert s["match"][part]["rng"]["commitment"] == fair["commitment"]
         mover, other = players[s["to_act"]], players[1 - s["to_act"]]
         assert other.state()["legal_moves"] == []
         mine = mover.state()
@@ -194,6 +202,12 @@ class TestRooms:
         assert host.code not in [t["code"] for t in client.get("/v1/tables").json()]
         s = play_until({0: host}, lambda st: False)
         assert s["phase"] == "over" and s["winner"] in (0, 1) and s["seats"][1]["bot"] == "random"
+        # over: the seed is revealed, and the match's document as served verifies
+        over = host.state()
+        assert over["phase"] == "over" and over["fair_dice"]["seed"]
+        assert hashlib.sha256(bytes.fromhex(over["fair_dice"]["seed"])).hexdigest() == over["fair_dice"]["commitment"]
+        v = tawla.verify_dice(over["match"])
+        assert v.ok and v.rolls == over["fair_dice"]["n"] >= 2
         again = client.post(f"/v1/rooms/{host.code}/rematch", headers=host.headers)
         assert again.status_code == 200 and again.json()["match_no"] == 2 and again.json()["status"] == "playing"
 

@@ -22,7 +22,7 @@ from .core.results import GameResult
 from .core.steps import Step
 from .evaluation import bearoff, evaluate
 from .formats.gnubg import MatchState
-from .match import HouseRules, Match, get_house
+from .match import FairDice, HouseRules, Match, get_house, verify_dice
 from .notation import parse_move
 from .position import Position, array_to_ids, array_to_positions, ids_to_array, positions_to_array
 from .rules import RULESET_IDS, Ruleset, get_ruleset
@@ -40,5 +40,5 @@ __all__ = [
     # evaluation and bots
     "bearoff", "evaluate", "Bot", "CubeAction", "rollout", "Rollout", "RolloutSettings",
     # servers
-    "Match", "HouseRules", "get_house",
+    "Match", "HouseRules", "get_house", "FairDice", "verify_dice",
 ]

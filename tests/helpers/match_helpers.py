@@ -92,3 +92,69 @@ def random_move_action(m, p, rng, *, by_steps: bool, undo_below: float = 0.0, x:
     else:
         ms = m.legal_moves()
         m.play(p, ms[int(rng.integers(len(ms)))])
+
+
+def drive(m, rng, clock, n):
+    """Play ``n`` random actions (some of them refused) on ``m``; returns the match.
+
+    Every kind of input event is used: rolls, steps (with and without their dice), undos,
+    confirmations, whole moves (as a Move and as text), doubles, takes and drops,
+    resignations of every kind with their answers, disconnects and reconnects, timeouts
+    in every phase and, in money sessions, leaving. A refused action is a
+    :class:`tawla.errors.TawlaError` and must leave the document unchanged.
+    """
+    for _ in range(n):
+        if m.phase == "over":
+            break
+        clock.t += int(rng.integers(0, 25))
+        x = float(rng.random())
+        p = m.to_act
+        before = m.to_json()
+        try:
+            if m.deadline is not None and (clock.t >= m.deadline or x < 0.04):
+                clock.t = max(clock.t, m.deadline)
+                m.on_timeout(clock.t)
+            elif x < 0.055:
+                who = int(rng.integers(2))
+                (m.reconnect if m.away[who] is not None else m.disconnect)(who)
+            elif m.length == 0 and x < 0.057:
+                m.leave(int(rng.integers(2)))
+            elif m.phase == "roll":
+                if x < 0.2:
+                    if m.can_double(p):
+                        m.double(p)
+                    else:
+                        m.roll(p)
+                elif x < 0.206:
+                    m.resign(int(rng.integers(2)), ("single", "gammon", "backgammon")[int(rng.integers(3))])
+                elif x < 0.21:
+                    m.roll(1 - p)  # refused: not his turn
+                else:
+                    m.roll(p)
+            elif m.phase == "double":
+                (m.take if x < 0.7 else m.drop)(p)
+            elif m.phase == "resign":
+                (m.accept_resignation if x < 0.35 else m.reject_resignation)(p)
+            elif m.phase == "move":
+                played = m.played_steps
+                if played and x < 0.15:
+                    m.undo(p)
+                elif x < 0.155:
+                    m.resign(p, "single")
+                elif not played and x < 0.45:
+                    ms = m.legal_moves()
+                    mv = ms[int(rng.integers(len(ms)))]
+                    m.play(p, str(mv) if x < 0.3 else mv)
+                else:
+                    ls = m.legal_steps()
+                    if not ls:
+                        m.confirm(p)
+                    else:
+                        s = ls[int(rng.integers(len(ls)))]
+                        if x < 0.7:
+                            m.step(p, s.from_point, s.to_point, dice=s.dice)
+                        else:
+                            m.step(p, s.from_point, s.to_point)
+        except errors.TawlaError:
+            assert m.to_json() == before
+    return m

@@ -26,7 +26,7 @@ import sys
 
 from .._version import __version__
 from ..errors import ConfigError, InvalidDice, TawlaError
-from . import analyze, bench, board, cube, evaluate, moves, rollout, selfplay, serve, train
+from . import analyze, bench, board, cube, evaluate, moves, rollout, selfplay, serve, train, verify_dice
 from .analyze import sample_files
 
 __all__ = ["main", "build_parser", "exit_status", "sample_files", "EXIT_OK", "EXIT_BAD_DATA", "EXIT_USAGE"]
@@ -38,7 +38,7 @@ EXIT_USAGE = 2
 USAGE_ERRORS = (ConfigError, InvalidDice)
 """The :mod:`tawla.errors` classes that mean the command line itself is wrong (exit 2)."""
 
-COMMANDS = (moves, board, cube, rollout, analyze, evaluate, selfplay, train, bench, serve)
+COMMANDS = (moves, board, cube, rollout, analyze, evaluate, selfplay, train, bench, serve, verify_dice)
 """The command modules, in the order ``tawla -h`` lists them."""
 
 

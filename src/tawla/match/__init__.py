@@ -99,8 +99,10 @@ from ..bots.policies import bot_policy, first_legal_policy
 from ..rules.match_play import Phase
 from .base import INPUT_EVENTS, PHASES
 from .house import HOUSE_NAMES, HouseRules, get_house
+from .dice_verify import DiceVerification, verify_dice
 from .document import _rng_state_to_json
+from .fair_dice import FairDice
 from .state_machine import Match
 
 __all__ = ["Match", "bot_policy", "first_legal_policy", "Phase", "PHASES", "INPUT_EVENTS", "HouseRules",
-           "get_house", "HOUSE_NAMES", "_rng_state_to_json"]
+           "get_house", "HOUSE_NAMES", "_rng_state_to_json", "FairDice", "verify_dice", "DiceVerification"]

@@ -19,6 +19,7 @@ from ..native import resolve_engine, rng_restore, throw_dice, throw_dice_saving
 from ..rules.match_play import Phase
 from .clock import TurnClock, finite
 from .cube_state import CENTRED
+from .fair_dice import FairDice
 
 __all__ = ["PHASES", "INPUT_EVENTS", "RESIGN_KINDS", "action", "check_player", "finite", "json_form", "log_form",
            "MatchBase"]
@@ -62,7 +63,10 @@ def action(fn):
             self.__dict__.clear()
             self.__dict__.update(saved)
             if rng_state is not None:
-                rng_restore(self._rng, rng_state)
+                if isinstance(self._rng, FairDice):
+                    self._rng.n = rng_state
+                else:
+                    rng_restore(self._rng, rng_state)
             raise
         finally:
             self._in_action = False
@@ -180,9 +184,22 @@ class MatchBase:
             raise InvalidAction(f"clock() returned {quote(t)}, not a finite number of seconds")
         return t
 
+    @property
+    def fair_dice(self) -> dict | None:
+        """The public state of the match's provably fair dice (:class:`FairDice`): ``scheme``,
+        ``commitment``, ``client_seeds``, ``n`` (rolls made) and, once the match is over,
+        ``seed``; None for dice from a numpy generator."""
+        if not isinstance(self._rng, FairDice):
+            return None
+        return self._rng.public(reveal=self._phase == Phase.OVER)
+
     def _throw_dice(self) -> tuple:
         """Two dice from the match's generator (:func:`tawla.native.throw_dice`; its state
         saved once per action first)."""
+        if isinstance(self._rng, FairDice):
+            if self._rng_saved is None:
+                self._rng_saved = self._rng.n
+            return self._rng.throw()
         if self._rng_saved is None:
             dice, self._rng_saved = throw_dice_saving(self._rng)
             return dice

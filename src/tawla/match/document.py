@@ -41,6 +41,7 @@ from ..turn import played_hops
 from .base import INPUT_EVENTS, PHASES, json_form, log_form
 from .clock import TurnClock
 from .cube_state import Cube
+from .fair_dice import FairDice
 from .house import HouseRules
 from .turn_play import TurnsMixin
 
@@ -76,6 +77,14 @@ def _check_finite(obj):
     elif isinstance(obj, (list, tuple)):
         for v in obj:
             _check_finite(v)
+
+
+def dice_state_json(rng) -> dict:
+    """The JSON state of a match's dice source: a :class:`FairDice` object, or a numpy
+    generator's bit-generator state."""
+    if isinstance(rng, FairDice):
+        return rng.to_json()
+    return _rng_state_to_json(rng.bit_generator.state)
 
 
 def _rng_state_to_json(obj):
@@ -146,6 +155,8 @@ def _checked_rng_state(state):
         A generator other than PCG64, PCG64DXSM, MT19937, Philox or SFC64, or a state that
         is not of its layout.
     """
+    if isinstance(state, dict) and "scheme" in state:
+        return FairDice, FairDice.from_json(state)
     name = state.get("bit_generator") if isinstance(state, dict) else None
     if not isinstance(name, str) or name not in _BIT_GENERATORS:
         raise FormatError(f"cannot restore the random generator: unknown bit generator {quote(name)} "
@@ -155,26 +166,29 @@ def _checked_rng_state(state):
     return cls, {"bit_generator": name, **_state_from_layout(rest, layout, "rng")}
 
 
-def make_rng(rng) -> np.random.Generator:
-    """The match's dice generator from an int seed or a Generator (used in place).
+def make_rng(rng) -> np.random.Generator | FairDice:
+    """The match's dice generator from an int seed, a Generator or a :class:`FairDice`
+    (both used in place).
 
     Raises
     ------
     tawla.errors.ConfigError
         Anything else (the engine never reads global randomness).
     """
-    if isinstance(rng, np.random.Generator):
+    if isinstance(rng, (np.random.Generator, FairDice)):
         return rng
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
         if rng < 0:
             raise ConfigError(f"an rng seed is an int >= 0, not {quote(rng)}")
         return np.random.default_rng(int(rng))
-    raise ConfigError("rng must be an int seed or a numpy.random.Generator (the engine never "
+    raise ConfigError("rng must be an int seed, a numpy.random.Generator or FairDice (the engine never "
                      f"reads global randomness), not {quote(rng)}")
 
 
-def _rng_from_state(state) -> np.random.Generator:
+def _rng_from_state(state) -> np.random.Generator | FairDice:
     cls, np_state = _checked_rng_state(state)
+    if isinstance(np_state, FairDice):
+        return np_state
     bitgen = cls(0)
     try:
         bitgen.state = np_state
@@ -334,7 +348,7 @@ class RecordMixin(TurnsMixin):
             "end": self._end,
             "payout": self._payout,
             "games": self._games,
-            "rng": _rng_state_to_json(self._rng.bit_generator.state),
+            "rng": dice_state_json(self._rng),
         }
 
     def to_dict(self) -> dict:

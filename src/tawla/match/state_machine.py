@@ -17,7 +17,8 @@ from ..errors import ConfigError, InvalidAction, quote
 from ..rules import RulesetLike
 from .house import HouseRules, get_house
 from .mat_export import MatExportMixin
-from .document import RecordMixin, _rng_state_to_json, make_rng
+from .document import RecordMixin, dice_state_json, make_rng
+from .fair_dice import FairDice
 from .table import TableMixin
 
 __all__ = ["Match"]
@@ -68,7 +69,7 @@ class Match(RecordMixin, TableMixin, MatExportMixin):
     """
 
     def __init__(self, ruleset: RulesetLike, house: str | HouseRules = "international", length: int | None = None,
-                 players: Sequence[str] = ("Player 1", "Player 2"), *, rng: int | np.random.Generator | None = None,
+                 players: Sequence[str] = ("Player 1", "Player 2"), *, rng: int | np.random.Generator | FairDice | None = None,
                  clock: Callable[[], float] | None = None, timeout_policy: Callable | None = None) -> None:
         h = get_house(house)
         r = h.ruleset(ruleset)
@@ -85,7 +86,7 @@ class Match(RecordMixin, TableMixin, MatExportMixin):
         if len(players) != 2:
             raise InvalidAction(f"a match has two players, not {len(players)}")
         self._init_fields(r, h, length, players, make_rng(rng), clock, timeout_policy)
-        self._rng_initial = _rng_state_to_json(self._rng.bit_generator.state)
+        self._rng_initial = dice_state_json(self._rng)
         t = self._now()
         self._created = t
         self._new_game(t)

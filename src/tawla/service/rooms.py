@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..errors import ConfigError, FormatError, quote
-from ..match import HouseRules, Match, get_house
+from ..match import FairDice, HouseRules, Match, get_house
 from .status import RoomStatus
 from .views import legal_views, position_view, public_match
 
@@ -164,8 +164,10 @@ class Room:
         return next((m.seat for m in self.members if m.bot is not None), None)
 
     def start_match(self) -> Match:
-        """A new match between the two seats, dice from a fresh random seed, on the wall clock
-        (seconds since the epoch, so that deadlines outlive the process).
+        """A new match between the two seats on provably fair dice (:class:`tawla.FairDice`, a
+        fresh secret seed; its commitment is public from the start, the seed once the match
+        is over), on the wall clock (seconds since the epoch, so that deadlines outlive the
+        process).
 
         Raises
         ------
@@ -174,7 +176,7 @@ class Room:
         """
         o = self.options
         names = (self.seat(0).name, self.seat(1).name)  # type: ignore[union-attr]
-        self.match = Match(o["ruleset"], self.house, o["length"], names, rng=secrets.randbits(63), clock=time.time)
+        self.match = Match(o["ruleset"], self.house, o["length"], names, rng=FairDice(), clock=time.time)
         self.match_json = self.match.to_json()
         self.saved_events = self.match.event_count
         self.match_no += 1
@@ -276,7 +278,7 @@ class Room:
             "dice_left": [], "score": [0, 0], "length": self.options["length"],
             "cube": {"value": 1, "owner": None, "in_play": False}, "winner": None, "end_reason": None,
             "payout": None, "deadline": None, "position": None, "played_steps": [], "offer": None,
-            "legal_moves": [], "legal_steps": [],
+            "legal_moves": [], "legal_steps": [], "fair_dice": None,
         }
         if m is not None:
             out.update({
@@ -284,7 +286,7 @@ class Room:
                 "dice_left": list(m.dice_left), "score": list(m.score),
                 "cube": {"value": m.cube_value, "owner": m.cube_owner, "in_play": bool(m.cube_in_play)},
                 "winner": m.winner, "end_reason": m.end_reason, "payout": m.payout, "deadline": m.deadline,
-                "position": position_view(m), "offer": m.offer,
+                "position": position_view(m), "offer": m.offer, "fair_dice": m.fair_dice,
                 "played_steps": [{"from": s.from_point, "to": s.to_point, "dice": list(s.dice), "hit": bool(s.hit)}
                                  for s in m.played_steps],
             })

@@ -268,4 +268,8 @@ class RoomState(BaseModel):
     legal_steps: list[dict[str, Any]]
     you: Optional[int]
     seats: list[Optional[dict[str, Any]]]
+    fair_dice: Optional[dict[str, Any]] = Field(
+        None, description="the match's provably fair dice: scheme, commitment (SHA-256 of the "
+                          "server seed), client_seeds, n (rolls made) and, once the match is over, "
+                          "seed; `tawla verify-dice` checks a finished match's document")
     match: Optional[dict[str, Any]] = None

@@ -17,6 +17,7 @@ from ..errors import InvalidArgument, InvalidDice, InvalidId, TawlaError, Unsupp
 from ..formats.gnubg import MatchState
 from ..evaluation import evaluate
 from ..match import Match
+from ..match.fair_dice import SCHEME as FAIR_SCHEME
 from ..position import Position
 from ..rules import get_ruleset
 from ..rules.match_play import Phase
@@ -211,11 +212,18 @@ def cube_of(ruleset: str | None, position: str, length: int | None, score: Seque
 
 
 def public_match(match_json: str) -> dict[str, Any]:
-    """The engine's JSON of a match (:meth:`tawla.Match.to_json`) without the random
-    generator's states (``config.rng``, ``state.rng``): what a client may see."""
+    """The engine's JSON of a match (:meth:`tawla.Match.to_json`) as a client may see it: a
+    numpy generator's states (``config.rng``, ``state.rng``) removed; fair dice
+    (:class:`tawla.FairDice`) kept without their seed until the match is over, then whole, so
+    that the document of a finished match verifies (:func:`tawla.verify_dice`)."""
     doc = json.loads(match_json)
-    doc["config"].pop("rng", None)
-    doc["state"].pop("rng", None)
+    over = doc["state"].get("phase") == "over"
+    for part in (doc["config"], doc["state"]):
+        rng = part.get("rng")
+        if not (isinstance(rng, dict) and rng.get("scheme") == FAIR_SCHEME):
+            part.pop("rng", None)
+        elif not over:
+            rng.pop("seed", None)
     return doc
 
 
