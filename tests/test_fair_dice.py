@@ -210,6 +210,9 @@ def test_verify_dice_command(tmp_path):
     out = subprocess.run(run + [str(good)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "SHA-256 of the seed" in out.stdout and "all agree" in out.stdout
+    room = tmp_path / "room.json"  # a room's state as the service gives it: its match is read
+    room.write_text(json.dumps({"code": "ABCDEF", "phase": "over", "match": m.to_dict()}), encoding="utf-8")
+    assert subprocess.run(run + [str(room)], capture_output=True, text=True).returncode == 0
     doc = m.to_dict()
     i, d = tawla.match.dice_verify.logged_rolls(doc["events"])[2]
     doc["events"][i]["dice"] = [d[1] % 6 + 1, d[0]]

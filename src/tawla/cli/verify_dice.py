@@ -25,7 +25,8 @@ EXIT_DIFFERS = 1
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Register ``verify-dice`` on the ``tawla`` parser's subparsers."""
     p = subparsers.add_parser("verify-dice", help=HELP, description=DESCRIPTION)
-    p.add_argument("match", help="a match document (.json)")
+    p.add_argument("match", help="a match document (.json), or a finished room's state as "
+                                 "GET /v1/rooms/{code} gives it")
     p.add_argument("--json", action="store_true", help="one JSON object instead of the text")
     p.set_defaults(run=run)
     return p
@@ -39,9 +40,21 @@ def _read(path: str) -> str:
         raise FormatError(f"cannot read {path}: {e}") from None
 
 
+def _document(text: str):
+    """The match document of ``text``: a match document, or a room's state as ``GET
+    /v1/rooms/{code}`` answers it (its ``match``)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text  # verify_dice says what is wrong with it
+    if isinstance(data, dict) and "format" not in data and isinstance(data.get("match"), dict):
+        return data["match"]
+    return data
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the verification; 0 if every roll agrees, :data:`EXIT_DIFFERS` if not."""
-    v = verify_dice(_read(args.match))
+    v = verify_dice(_document(_read(args.match)))
     if args.json:
         print(json.dumps({"ok": v.ok, "commitment_ok": v.commitment_ok, "rolls": v.rolls,
                           "mismatches": [{"roll": m.roll, "event": m.event, "recorded": list(m.recorded),
