@@ -226,3 +226,45 @@ def test_verify_dice_command(tmp_path):
     plain.write_text(tawla.Match("backgammon", length=1, rng=1).to_json(), encoding="utf-8")
     out = subprocess.run(run + [str(plain)], capture_output=True, text=True)
     assert out.returncode == 1 and "FormatError" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_what_the_scheme_does_not_allow_does_not_verify():
+    m, _ = _played(1, n=3000)
+    doc = m.to_dict()
+    # a start other than roll 0 (a server choosing where the dice begin)
+    shifted = json.loads(json.dumps(doc))
+    shifted["config"]["rng"]["n"] = 3
+    assert any("roll 3, not 0" in p for p in tawla.verify_dice(shifted).problems)
+    # dice written as floats, a seed with spaces, a client seed that is not printable text
+    floats = json.loads(json.dumps(doc))
+    i, d = tawla.match.dice_verify.logged_rolls(floats["events"])[0]
+    floats["events"][i]["dice"] = [float(x) for x in d]
+    assert not tawla.verify_dice(floats).ok
+    for seed in ("00 01" + " " * 59, "0x" + "0" * 62):
+        spaced = json.loads(json.dumps(doc))
+        spaced["config"]["rng"]["seed"] = seed
+        with pytest.raises(errors.FormatError):
+            tawla.verify_dice(spaced)
+    for bad in ("\ud800", "a\x00", "x" * 65, 5):
+        odd = json.loads(json.dumps(doc))
+        odd["config"]["rng"]["client_seeds"][0] = bad
+        with pytest.raises(errors.FormatError):
+            tawla.verify_dice(odd)
+    # a move changed in a turn event (dice untouched): the log does not replay
+    moved = json.loads(json.dumps(doc))
+    k = next(i for i, ev in enumerate(moved["events"]) if ev["type"] == "turn" and ev.get("how") == "play")
+    moved["events"][k]["move"] = "bar/off"
+    assert any("does not load" in p for p in tawla.verify_dice(moved).problems)
+    # documents Python cannot read as one: FormatError, never another exception
+    for hostile in ("[" * 100000, {"format": "tawla-match", "version": 1, "x": object()}):
+        with pytest.raises(errors.FormatError):
+            tawla.verify_dice(hostile)
+
+
+def test_fair_dice_deal_one_match():
+    d = FairDice(SEED)
+    tawla.Match("backgammon", length=1, rng=d)
+    with pytest.raises(errors.ConfigError, match="one match"):
+        tawla.Match("backgammon", length=1, rng=d)
+    with pytest.raises(errors.ConfigError):
+        FairDice(SEED, n=2**64)

@@ -6,9 +6,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from ..errors import FormatError, quote
-from .document import _load
-from .fair_dice import SCHEME, roll_dice
+from ..errors import FormatError, TawlaError, quote
+from .document import _as_format_error, _load
+from .fair_dice import SCHEME, checked_client_seed, roll_dice
+from .state_machine import Match
 
 __all__ = ["DiceMismatch", "DiceVerification", "verify_dice", "logged_rolls"]
 
@@ -60,17 +61,29 @@ def logged_rolls(events: list) -> list[tuple[int, tuple]]:
 
 
 def _hex32(v, what: str) -> bytes:
-    if isinstance(v, str) and len(v) == 64:
-        try:
-            return bytes.fromhex(v)
-        except ValueError:
-            pass
+    if isinstance(v, str) and len(v) == 64 and all(ch in "0123456789abcdefABCDEF" for ch in v):
+        return bytes.fromhex(v)
     raise FormatError(f"the dice's {what} is 64 hex digits, not {quote(v)}")
 
 
+def _replay_problem(data: dict) -> str | None:
+    """Why the document does not load as a match (its log replayed), or None."""
+    try:
+        Match.from_json(data)
+    except FormatError as e:
+        return f"the document does not load as a match: {e}"
+    return None
+
+
+@_as_format_error
 def verify_dice(document) -> DiceVerification:
     """Recompute every roll of a match document (:meth:`tawla.Match.to_json` text or dict) from
     its revealed seed, under :data:`tawla.match.fair_dice.SCHEME`.
+
+    The rolls are checked one by one against the scheme (from roll 0, the only start it
+    has), and the document must also load as a match (:meth:`tawla.Match.from_json`: its log
+    replayed, so a changed move or roll in any event is found); what fails is listed in
+    ``problems``.
 
     Raises
     ------
@@ -90,19 +103,22 @@ def verify_dice(document) -> DiceVerification:
     seed = _hex32(initial["seed"], "seed")
     commitment = _hex32(initial.get("commitment"), "commitment")
     seeds = initial.get("client_seeds")
-    if not (isinstance(seeds, list) and len(seeds) == 2 and all(isinstance(s, str) for s in seeds)):
+    if not (isinstance(seeds, list) and len(seeds) == 2):
         raise FormatError(f"the client seeds are two texts, not {quote(seeds)}")
-    n0 = initial.get("n")
-    if type(n0) is not int or n0 < 0:
-        raise FormatError(f"the first roll's number is an int >= 0, not {quote(n0)}")
-    pair = (seeds[0], seeds[1])
+    try:
+        pair = (checked_client_seed(seeds[0]), checked_client_seed(seeds[1]))
+    except TawlaError as e:
+        raise FormatError(str(e)) from None
+    n0 = 0
+    problems = []
+    if initial.get("n") != 0 or type(initial.get("n")) is not int:
+        problems.append(f"the match's dice start at roll {quote(initial.get('n'))}, not 0")
     mismatches = []
     rolls = logged_rolls(events)
     for k, (i, dice) in enumerate(rolls):
         expected = roll_dice(seed, pair, n0 + k)
-        if dice != expected:
+        if dice != expected or not all(type(x) is int for x in dice):
             mismatches.append(DiceMismatch(n0 + k, i, dice, expected))
-    problems = []
     now = st.get("rng")
     if not isinstance(now, dict):
         problems.append("the state has no dice")
@@ -112,5 +128,8 @@ def verify_dice(document) -> DiceVerification:
         for key in ("seed", "commitment", "client_seeds", "scheme"):
             if now.get(key) != initial.get(key):
                 problems.append(f"the state's {key} is not the configuration's")
+    replay = _replay_problem(data)
+    if replay is not None:
+        problems.append(replay)
     return DiceVerification(hashlib.sha256(seed).digest() == commitment, len(rolls),
                             tuple(mismatches), tuple(problems))

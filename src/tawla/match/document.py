@@ -175,7 +175,11 @@ def make_rng(rng) -> np.random.Generator | FairDice:
     tawla.errors.ConfigError
         Anything else (the engine never reads global randomness).
     """
-    if isinstance(rng, (np.random.Generator, FairDice)):
+    if isinstance(rng, FairDice):
+        if rng.n:
+            raise ConfigError(f"fair dice deal one match from roll 0; these have made {rng.n} rolls")
+        return rng
+    if isinstance(rng, np.random.Generator):
         return rng
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
         if rng < 0:

@@ -4,7 +4,8 @@ the players' client seeds, verifiable by anyone once the seed is revealed.
 The scheme (``SCHEME``), written down once here and in ``docs/fair-dice.md``:
 
 - the server draws a 32-byte ``seed`` and publishes ``commitment = SHA-256(seed)``;
-- each player may set a client seed (text, 0..64 characters, UTF-8) until the first roll;
+- each player may set a client seed (printable text, 0..64 characters, UTF-8) until the first
+  roll;
 - roll ``n`` (0, 1, 2, ... over the whole match: opening rolls and their rerolls of ties
   included) reads the byte stream ``HMAC-SHA256(key=seed, msg)`` with
   ``msg = field(commitment) ‖ field(client_seed_0) ‖ field(client_seed_1) ‖ field(n)``, where
@@ -29,12 +30,14 @@ import secrets
 
 from ..errors import ConfigError, FormatError, InvalidAction, quote
 
-__all__ = ["FairDice", "SCHEME", "roll_dice", "commitment_of", "MAX_CLIENT_SEED"]
+__all__ = ["FairDice", "SCHEME", "roll_dice", "commitment_of", "checked_client_seed", "MAX_CLIENT_SEED", "MAX_ROLLS"]
 
 SCHEME = "hmac-sha256-dice-1"
 """The scheme's name, as a match document's ``rng`` object gives it (``"scheme"``)."""
 MAX_CLIENT_SEED = 64
 """The longest client seed, in characters."""
+MAX_ROLLS = 2**64
+"""Roll numbers are written in 8 bytes: 0 <= n < MAX_ROLLS."""
 _SEED_BYTES = 32
 
 
@@ -67,8 +70,21 @@ def roll_dice(seed: bytes, client_seeds: tuple[str, str], n: int) -> tuple[int, 
         block = hmac.new(seed, msg + _field(k.to_bytes(4, "big")), hashlib.sha256).digest()
 
 
-def _checked_client_seed(text) -> str:
-    if not isinstance(text, str) or len(text) > MAX_CLIENT_SEED \
+def checked_client_seed(text) -> str:
+    """``text`` if it is a client seed: printable text (no control characters, no lone
+    surrogates) of at most :data:`MAX_CLIENT_SEED` characters.
+
+    Raises
+    ------
+    tawla.errors.InvalidAction
+        Anything else.
+    """
+    if isinstance(text, str):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = None
+    if type(text) is not str or len(text) > MAX_CLIENT_SEED \
             or any(not ch.isprintable() for ch in text):
         raise InvalidAction(f"a client seed is printable text of at most {MAX_CLIENT_SEED} "
                             f"characters, not {quote(text)}")
@@ -76,7 +92,10 @@ def _checked_client_seed(text) -> str:
 
 
 class FairDice:
-    """A match's dice source under :data:`SCHEME`: give it to :class:`tawla.Match` as ``rng``.
+    """A match's dice source under :data:`SCHEME`: give it to :class:`tawla.Match` as ``rng``
+    (one match each: a match refuses dice that have rolled already). Publish
+    :attr:`commitment` and take the players' client seeds (:meth:`set_client_seed`) before
+    creating the match, which throws the opening roll at once.
 
     ``FairDice()`` draws a new secret seed (``secrets.token_bytes``); ``FairDice(seed)``
     uses the given 32 bytes (tests, replays). :attr:`n` counts the rolls made.
@@ -95,12 +114,12 @@ class FairDice:
             seed = secrets.token_bytes(_SEED_BYTES)
         if not isinstance(seed, (bytes, bytearray)) or len(seed) != _SEED_BYTES:
             raise ConfigError(f"a fair-dice seed is {_SEED_BYTES} bytes, not {quote(seed)}")
-        if type(n) is not int or n < 0:
-            raise ConfigError(f"a roll count is an int >= 0, not {quote(n)}")
+        if type(n) is not int or not 0 <= n < MAX_ROLLS:
+            raise ConfigError(f"a roll count is an int in 0..2**64-1, not {quote(n)}")
         if not isinstance(client_seeds, (tuple, list)) or len(client_seeds) != 2:
             raise ConfigError(f"client seeds are two texts, not {quote(client_seeds)}")
         try:
-            pair = (_checked_client_seed(client_seeds[0]), _checked_client_seed(client_seeds[1]))
+            pair = (checked_client_seed(client_seeds[0]), checked_client_seed(client_seeds[1]))
         except InvalidAction as e:
             raise ConfigError(str(e)) from None
         self.seed = bytes(seed)
@@ -121,7 +140,7 @@ class FairDice:
             raise InvalidAction("the client seeds are fixed once the first roll is made")
         if type(seat) is not int or seat not in (0, 1):
             raise InvalidAction(f"a seat is 0 or 1, not {quote(seat)}")
-        text = _checked_client_seed(text)
+        text = checked_client_seed(text)
         pair = list(self.client_seeds)
         pair[seat] = text
         self.client_seeds = (pair[0], pair[1])
@@ -171,9 +190,6 @@ class FairDice:
 
 
 def _hex32(v, what: str) -> bytes:
-    if isinstance(v, str) and len(v) == 2 * _SEED_BYTES:
-        try:
-            return bytes.fromhex(v)
-        except ValueError:
-            pass
+    if isinstance(v, str) and len(v) == 2 * _SEED_BYTES and all(ch in "0123456789abcdefABCDEF" for ch in v):
+        return bytes.fromhex(v)
     raise FormatError(f"the fair dice's {what} is {2 * _SEED_BYTES} hex digits, not {quote(v)}")
