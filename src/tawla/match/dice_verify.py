@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..errors import FormatError, TawlaError, quote
 from .document import _as_format_error, _load
-from .fair_dice import SCHEME, checked_client_seed, roll_dice
+from .fair_dice import SCHEME, checked_client_seed, hex32, roll_dice
 from .state_machine import Match
 
 __all__ = ["DiceMismatch", "DiceVerification", "verify_dice", "logged_rolls"]
@@ -60,12 +60,6 @@ def logged_rolls(events: list) -> list[tuple[int, tuple]]:
     return out
 
 
-def _hex32(v, what: str) -> bytes:
-    if isinstance(v, str) and len(v) == 64 and all(ch in "0123456789abcdefABCDEF" for ch in v):
-        return bytes.fromhex(v)
-    raise FormatError(f"the dice's {what} is 64 hex digits, not {quote(v)}")
-
-
 def _replay_problem(data: dict) -> str | None:
     """Why the document does not load as a match (its log replayed), or None."""
     try:
@@ -100,8 +94,8 @@ def verify_dice(document) -> DiceVerification:
         raise FormatError(f"this match's dice are not fair dice ({SCHEME}): nothing to verify")
     if "seed" not in initial:
         raise FormatError("the seed is not revealed: the dice can be checked once the match is over")
-    seed = _hex32(initial["seed"], "seed")
-    commitment = _hex32(initial.get("commitment"), "commitment")
+    seed = hex32(initial["seed"], "seed")
+    commitment = hex32(initial.get("commitment"), "commitment")
     seeds = initial.get("client_seeds")
     if not (isinstance(seeds, list) and len(seeds) == 2):
         raise FormatError(f"the client seeds are two texts, not {quote(seeds)}")

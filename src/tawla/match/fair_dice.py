@@ -30,7 +30,7 @@ import secrets
 
 from ..errors import ConfigError, FormatError, InvalidAction, quote
 
-__all__ = ["FairDice", "SCHEME", "roll_dice", "commitment_of", "checked_client_seed", "MAX_CLIENT_SEED", "MAX_ROLLS"]
+__all__ = ["FairDice", "SCHEME", "roll_dice", "commitment_of", "checked_client_seed", "hex32", "MAX_CLIENT_SEED", "MAX_ROLLS"]
 
 SCHEME = "hmac-sha256-dice-1"
 """The scheme's name, as a match document's ``rng`` object gives it (``"scheme"``)."""
@@ -179,8 +179,8 @@ class FairDice:
         if not isinstance(obj, dict) or set(obj) != keys or obj["scheme"] != SCHEME:
             raise FormatError(f"fair dice are an object with the fields {sorted(keys)} "
                               f"and scheme {SCHEME!r}")
-        seed = _hex32(obj["seed"], "seed")
-        if _hex32(obj["commitment"], "commitment") != commitment_of(seed):
+        seed = hex32(obj["seed"], "seed")
+        if hex32(obj["commitment"], "commitment") != commitment_of(seed):
             raise FormatError("the fair dice's commitment is not the SHA-256 of their seed")
         try:
             return cls(seed, tuple(obj["client_seeds"]) if isinstance(obj["client_seeds"], list)
@@ -189,7 +189,14 @@ class FairDice:
             raise FormatError(f"fair dice: {e}") from None
 
 
-def _hex32(v, what: str) -> bytes:
+def hex32(v, what: str) -> bytes:
+    """The 32 bytes written as 64 hex digits ``v`` (``what`` names them in the error).
+
+    Raises
+    ------
+    tawla.errors.FormatError
+        Anything else (spaces and prefixes included).
+    """
     if isinstance(v, str) and len(v) == 2 * _SEED_BYTES and all(ch in "0123456789abcdefABCDEF" for ch in v):
         return bytes.fromhex(v)
     raise FormatError(f"the fair dice's {what} is {2 * _SEED_BYTES} hex digits, not {quote(v)}")
