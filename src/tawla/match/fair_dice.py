@@ -79,13 +79,7 @@ def checked_client_seed(text) -> str:
     tawla.errors.InvalidAction
         Anything else.
     """
-    if isinstance(text, str):
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            text = None
-    if type(text) is not str or len(text) > MAX_CLIENT_SEED \
-            or any(not ch.isprintable() for ch in text):
+    if type(text) is not str or len(text) > MAX_CLIENT_SEED or not text.isprintable():  # lone surrogates are not
         raise InvalidAction(f"a client seed is printable text of at most {MAX_CLIENT_SEED} "
                             f"characters, not {quote(text)}")
     return text
@@ -183,8 +177,7 @@ class FairDice:
         if hex32(obj["commitment"], "commitment") != commitment_of(seed):
             raise FormatError("the fair dice's commitment is not the SHA-256 of their seed")
         try:
-            return cls(seed, tuple(obj["client_seeds"]) if isinstance(obj["client_seeds"], list)
-                       else obj["client_seeds"], obj["n"])
+            return cls(seed, obj["client_seeds"], obj["n"])
         except ConfigError as e:
             raise FormatError(f"fair dice: {e}") from None
 

@@ -217,7 +217,7 @@ def public_match(match_json: str) -> dict[str, Any]:
     (:class:`tawla.FairDice`) kept without their seed until the match is over, then whole, so
     that the document of a finished match verifies (:func:`tawla.verify_dice`)."""
     doc = json.loads(match_json)
-    over = doc["state"].get("phase") == "over"
+    over = doc["state"].get("phase") == Phase.OVER
     for part in (doc["config"], doc["state"]):
         rng = part.get("rng")
         if not (isinstance(rng, dict) and rng.get("scheme") == FAIR_SCHEME):
