@@ -24,10 +24,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..errors import TawlaError
+from ..match import FairDice
 from .actions import ACTIONS, RoomActions
 from .bot_driver import BotDriver
 from .limits import Limits
 from .lobby import Lobby
+from .match_analysis import MatchAnalyses
 from .metrics import Metrics
 from .registry import RoomRegistry
 from .room_sockets import RoomSockets
@@ -60,6 +62,8 @@ class Hub:
     ----------
     registry, lobby, actions, sockets, timers, bots, writes
         The parts (see the module's docstring).
+    analyses : MatchAnalyses
+        The analyses of finished matches (:mod:`~tawla.service.match_analysis`).
     """
 
     def __init__(self, store: Store, bot_threads: int = 2, limits: Limits | None = None,
@@ -76,6 +80,7 @@ class Hub:
         self.bots = BotDriver(self.writes, self.pool, self.tasks, self._bot_acted)
         self.lobby = Lobby(self.registry, self.writes, self.limits, self.after)
         self.actions = RoomActions(self.registry, self.writes, self.metrics, self.after)
+        self.analyses = MatchAnalyses()
 
     @property
     def rooms(self) -> dict[str, Room]:
@@ -109,7 +114,14 @@ class Hub:
                 log.error("room %s is not resumed: unknown status %r", row["code"], row["status"])
                 continue
             room = Room(code=row["code"], options=json.loads(row["options"]), status=RoomStatus(row["status"]),
-                        match_no=row["match_no"], escrow=row["escrow"], rematch=set(json.loads(row["rematch"])))
+                        match_no=row["match_no"], escrow=row["escrow"], rematch=set(json.loads(row["rematch"])),
+                        ratings=row.get("ratings"))
+            if row.get("dice"):  # a database written before the column draws new dice
+                try:
+                    room.next_dice = FairDice.from_json(json.loads(row["dice"]))
+                except (TawlaError, ValueError) as e:
+                    log.error("room %s is not resumed: its next dice do not read: %s", room.code, e)
+                    continue
             for m in row["members"]:
                 room.members.append(Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"]))
             if row["match"] is not None:
@@ -135,6 +147,7 @@ class Hub:
                     t.cancel()
         self.tasks.cancel_all()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.analyses.close()
 
     async def sweep_forever(self) -> None:
         """Every few seconds, take out of memory the rooms whose match is over and that have

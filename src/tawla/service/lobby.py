@@ -75,39 +75,49 @@ class Lobby:
         tawla.errors.ConfigError, tawla.errors.UnsupportedRuleset
             Options the house does not allow.
         tawla.errors.Unauthorized
-            A stake without an account token.
+            A stake or a rated room without an account token.
         tawla.errors.InvalidAction
-            A balance below the stake.
+            A balance below the stake, or a client seed that is not printable text of at most
+            64 characters.
         tawla.errors.LimitExceeded
             ``address`` has made :attr:`Limits.rooms_per_window` rooms within the window.
         """
         opts = room_options(body["ruleset"], body["house"], body.get("length"), body.get("turn_seconds"),
                             body.get("public", False), body.get("stake", 0), body.get("grace_seconds"),
-                            "turn_seconds" in body, grace_floor=self.limits.grace_floor_of)
-        account = self.registry.account(token)["id"] if opts["stake"] else None
+                            "turn_seconds" in body, grace_floor=self.limits.grace_floor_of,
+                            rated=body.get("rated", False))
+        account = self.registry.account(token)["id"] if opts["stake"] or opts["rated"] else None
+        room = Room(code="", options=opts, escrow=opts["stake"] if account is not None else 0)
+        if body.get("client_seed"):
+            room.set_client_seed(0, body["client_seed"])
         self.created_rooms.take(address, self.limits.rooms_per_window, what="rooms")
         code = new_code()
         while code in self.registry.rooms:
             code = new_code()
         seat_token = new_token()
         host = Member(code, 0, body.get("name") or "Player 1", hash_token(seat_token), account)
-        self.store.create_room(code, opts, {"seat": 0, "name": host.name, "token": seat_token, "account": account})
-        self.registry.add(Room(code=code, options=opts, members=[host],
-                               escrow=opts["stake"] if account is not None else 0))
-        return {"code": code, "token": seat_token, "seat": 0}
+        room.code = code
+        room.members.append(host)
+        self.store.create_room(code, opts, {"seat": 0, "name": host.name, "token": seat_token, "account": account},
+                               dice=room.row(with_dice=True)["dice"])
+        self.registry.add(room)
+        return {"code": code, "token": seat_token, "seat": 0, "fair_dice": room.next_dice.public()}
 
-    async def join(self, code: str, name: str | None, token: str | None) -> dict[str, Any]:
-        """``POST /v1/rooms/{code}/join``: seat 1 (the match starts), or a spectator's token
-        when the room is full: ``{token, seat, table}`` (seat None for a spectator; ``table``
-        the room's options as ``GET /v1/tables`` lists them: stake, grace period, timers).
+    async def join(self, code: str, name: str | None, token: str | None,
+                   client_seed: str | None = None) -> dict[str, Any]:
+        """``POST /v1/rooms/{code}/join``: seat 1 (the match starts on dice with seat 1's
+        ``client_seed``), or a spectator's token when the room is full: ``{token, seat, table}``
+        (seat None for a spectator; ``table`` the room's options as ``GET /v1/tables`` lists
+        them: stake, grace period, timers).
 
         Raises
         ------
         tawla.errors.NotFound
         tawla.errors.Unauthorized
-            A coin table without an account token.
+            A coin table or a rated room without an account token.
         tawla.errors.InvalidAction
-            A balance below the stake, or the account that is already seated.
+            A balance below the stake, the account that is already seated, or a client seed
+            that is not printable text of at most 64 characters.
         tawla.errors.LimitExceeded
             The room has its :attr:`Limits.spectators` spectators.
         """
@@ -124,19 +134,21 @@ class Lobby:
                                                                    room={"version": r.version}))
             else:
                 account = None
-                if room.stake:
+                if room.stake or room.rated:
                     account = self.registry.account(token)["id"]
                     if any(m.account == account for m in room.members):
                         raise InvalidAction("this account already has the other seat")
                 mem = Member(room.code, 1, name or "Player 2", hash_token(seat_token), account)
-                self._seat_and_start(room, mem, seat_token)
+                self._seat_and_start(room, mem, seat_token, client_seed)
             self.registry.admit(mem)
         self.after(room)
         return {"token": seat_token, "seat": mem.seat, "table": room.table_entry()}
 
-    def _seat_and_start(self, room: Room, mem: Member, token: str | None) -> None:
+    def _seat_and_start(self, room: Room, mem: Member, token: str | None, client_seed: str | None = None) -> None:
         """Seat 1 taken (a player or a bot): start the match and write both in one transaction."""
         def start() -> None:
+            if client_seed:
+                room.set_client_seed(1, client_seed)
             room.members.append(mem)
             room.start_match()
 
@@ -174,3 +186,29 @@ class Lobby:
             self._seat_and_start(room, Member(room.code, 1, f"Bot ({level})", None, bot=level), None)
         self.after(room)
         return {"seat": 1, "level": level}
+
+    async def set_client_seed(self, code: str, token: str | None, text: str) -> dict[str, Any]:
+        """``POST /v1/rooms/{code}/client-seed``: the seat's client seed for the room's next
+        match (while the room waits for a player, or between a match and its rematch):
+        the next match's public dice ``{"scheme", "commitment", "client_seeds", "n"}``.
+
+        Raises
+        ------
+        tawla.errors.Forbidden
+            A spectator.
+        tawla.errors.InvalidAction
+            A match in play (its client seeds were fixed at its first roll), or a seed that is
+            not printable text of at most 64 characters.
+        """
+        mem = self.registry.member(code, token)
+        room = self.registry.room(code)
+        if mem.seat is None:
+            raise Forbidden("a spectator has no seat to seed the dice of")
+        seat = mem.seat
+        async with room.lock:
+            if room.status not in (RoomStatus.WAITING, RoomStatus.OVER):
+                raise InvalidAction("the client seeds are fixed once the match's first roll is made")
+            self.writes.commit(room, lambda: room.set_client_seed(seat, text),
+                               lambda r: self.writes.save_columns(r, with_dice=True))
+        self.after(room)
+        return room.next_dice.public()

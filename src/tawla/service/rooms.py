@@ -66,17 +66,19 @@ def house_of(options: dict[str, Any]) -> HouseRules:
 
 def room_options(ruleset: str, house: str, length: int | None, turn_seconds: Any, public: bool,
                  stake: int, grace_seconds: float | None, turn_given: bool,
-                 grace_floor: Callable[[str], float] = lambda house: 0.0) -> dict[str, Any]:
-    """The host's options, checked: ``{"ruleset", "house", "length", "public", "stake",
+                 grace_floor: Callable[[str], float] = lambda house: 0.0, rated: bool = False) -> dict[str, Any]:
+    """The host's options, checked: ``{"ruleset", "house", "length", "public", "stake", "rated",
     ["turn_seconds"], ["grace_seconds"]}`` (``turn_seconds`` only when the host chose one:
-    None is unlimited; without it the house's default holds).
+    None is unlimited; without it the house's default holds; ``rated``: the match's result
+    changes the players' ratings, :mod:`~tawla.service.rating_tables`).
 
     Raises
     ------
     tawla.errors.ConfigError
         A length, turn time, stake or grace period the house does not allow, a turn time
-        under :data:`MIN_TURN_SECONDS`, or a coin table's grace period (given, or the
-        house's) under ``grace_floor(house)`` seconds.
+        under :data:`MIN_TURN_SECONDS`, a coin table's grace period (given, or the
+        house's) under ``grace_floor(house)`` seconds, or a rated money session (a rated room
+        plays a match).
     tawla.errors.UnsupportedRuleset
         A ruleset the house does not offer.
     """
@@ -85,7 +87,7 @@ def room_options(ruleset: str, house: str, length: int | None, turn_seconds: Any
     if (turn_given and isinstance(turn_seconds, (int, float)) and not isinstance(turn_seconds, bool)
             and turn_seconds < MIN_TURN_SECONDS):
         raise ConfigError(f"a turn lasts at least {MIN_TURN_SECONDS} s, not {quote(turn_seconds)}")
-    opts: dict[str, Any] = {"house": house, "public": bool(public), "stake": stake}
+    opts: dict[str, Any] = {"house": house, "public": bool(public), "stake": stake, "rated": bool(rated)}
     if turn_given:
         opts["turn_seconds"] = turn_seconds
     if grace_seconds is not None:
@@ -101,6 +103,8 @@ def room_options(ruleset: str, house: str, length: int | None, turn_seconds: Any
     n = h.check_length(r.name, length)
     if n == 0 and h.coin_table:
         raise ConfigError("a coin table plays a match (one payment at the end), not a money session")
+    if n == 0 and rated:
+        raise ConfigError("a rated room plays a match (one result to rate), not a money session")
     opts["length"] = n
     return opts
 
@@ -141,6 +145,13 @@ class Room:
     _public: tuple | None = None  # (version, public match JSON)
     sent_events: tuple = (0, 0)  # (match_no, events sent to the sockets)
     _views: dict = field(default_factory=dict)  # (seat, with_match) -> (version, connected, state)
+    next_dice: FairDice = field(default_factory=FairDice)  # the next match's dice (secret seed)
+    ratings: list | None = None  # each seat's rating change once a rated match is over
+
+    @property
+    def rated(self) -> bool:
+        """Whether the room's matches are rated."""
+        return bool(self.options.get("rated"))
 
     @property
     def house(self) -> HouseRules:
@@ -163,11 +174,24 @@ class Room:
         """The seat a bot plays, or None."""
         return next((m.seat for m in self.members if m.bot is not None), None)
 
+    def set_client_seed(self, seat: int, text: str) -> None:
+        """Seat ``seat``'s client seed for the next match's dice (:attr:`next_dice`, replaced
+        by a new object: a noted room keeps the old one).
+
+        Raises
+        ------
+        tawla.errors.InvalidAction
+            A seed that is not printable text of at most 64 characters.
+        """
+        dice = FairDice(self.next_dice.seed, self.next_dice.client_seeds)
+        dice.set_client_seed(seat, text)
+        self.next_dice = dice
+
     def start_match(self) -> Match:
-        """A new match between the two seats on provably fair dice (:class:`tawla.FairDice`, a
-        fresh secret seed; its commitment is public from the start, the seed once the match
-        is over), on the wall clock (seconds since the epoch, so that deadlines outlive the
-        process).
+        """A new match between the two seats on provably fair dice (:attr:`next_dice`, whose
+        commitment was public before the match, with the players' client seeds; the seed is
+        public once the match is over; a new :attr:`next_dice` is drawn for the next match),
+        on the wall clock (seconds since the epoch, so that deadlines outlive the process).
 
         Raises
         ------
@@ -176,7 +200,10 @@ class Room:
         """
         o = self.options
         names = (self.seat(0).name, self.seat(1).name)  # type: ignore[union-attr]
-        self.match = Match(o["ruleset"], self.house, o["length"], names, rng=FairDice(), clock=time.time)
+        dice = FairDice(self.next_dice.seed, self.next_dice.client_seeds)  # a noted room keeps next_dice unrolled
+        self.match = Match(o["ruleset"], self.house, o["length"], names, rng=dice, clock=time.time)
+        self.next_dice = FairDice()
+        self.ratings = None
         self.match_json = self.match.to_json()
         self.saved_events = self.match.event_count
         self.match_no += 1
@@ -278,7 +305,12 @@ class Room:
             "dice_left": [], "score": [0, 0], "length": self.options["length"],
             "cube": {"value": 1, "owner": None, "in_play": False}, "winner": None, "end_reason": None,
             "payout": None, "deadline": None, "position": None, "played_steps": [], "offer": None,
-            "legal_moves": [], "legal_steps": [], "fair_dice": None,
+            "legal_moves": [], "legal_steps": [], "fair_dice": None, "ratings": self.ratings,
+            "next_fair_dice": (self.next_dice.public() if self.status in (RoomStatus.WAITING, RoomStatus.OVER)
+                               else None),
+            "analysis": ({"html": f"/v1/rooms/{self.code}/analysis.html",
+                          "json": f"/v1/rooms/{self.code}/analysis.json"}
+                         if self.status == RoomStatus.OVER and m is not None else None),
         }
         if m is not None:
             out.update({
@@ -294,14 +326,17 @@ class Room:
                 out["legal_moves"], out["legal_steps"] = legal_views(m)
         return out
 
-    def row(self, *, with_match: bool = False) -> dict[str, Any]:
+    def row(self, *, with_match: bool = False, with_dice: bool = False) -> dict[str, Any]:
         """The room's columns for :meth:`tawla.service.store.Store.save_room`: those that
-        change with each action, and with ``with_match`` the match's document (at its start)."""
+        change with each action, with ``with_match`` the match's document (at its start) and
+        the next match's dice, with ``with_dice`` those dice."""
         m = self.match
         out = {"status": self.status, "match_no": self.match_no, "version": self.version,
                "deadline": None if m is None else m.deadline, "rematch": json.dumps(sorted(self.rematch))}
         if with_match:
             out["match"] = self.match_json
+        if with_match or with_dice:
+            out["dice"] = json.dumps(self.next_dice.to_json())
         return out
 
     def table_entry(self) -> dict[str, Any]:

@@ -14,6 +14,8 @@ __all__ = ["ErrorBody", "Health", "MovesRequest", "MovesAnswer", "EvaluateReques
 
 Name = Field(default=None, min_length=1, max_length=100)
 Dice = Field(min_length=2, max_length=2, description="two dice, each 1..6")
+ClientSeed = Field(default=None, max_length=64, description="the seat's client seed for the match's fair dice "
+                   "(printable text, up to 64 characters)")
 
 
 class ErrorBody(BaseModel):
@@ -179,16 +181,25 @@ class RoomRequest(BaseModel):
     grace_seconds: Optional[float] = Field(default=None, gt=0, le=86400, strict=True,
                                            description="coin tables: seconds to come back after a disconnect "
                                            "(at least the house's floor, 30 s unless the server says otherwise)")
+    rated: StrictBool = Field(default=False, description="the match changes both players' ratings (Glicko-2); "
+                              "needs an account token, and a match (not a money session)")
+    client_seed: Optional[str] = ClientSeed
 
 
 class RoomCreated(BaseModel):
     code: str
     token: str
     seat: int
+    fair_dice: dict[str, Any] = Field(description="the first match's dice: scheme, commitment, client_seeds, n")
 
 
 class JoinRequest(BaseModel):
     name: Optional[str] = Name
+    client_seed: Optional[str] = ClientSeed
+
+
+class ClientSeedRequest(BaseModel):
+    client_seed: str = Field(max_length=64, description="printable text, up to 64 characters")
 
 
 class TableEntry(BaseModel):
@@ -272,4 +283,59 @@ class RoomState(BaseModel):
         None, description="the match's provably fair dice: scheme, commitment (SHA-256 of the "
                           "server seed), client_seeds, n (rolls made) and, once the match is over, "
                           "seed; `tawla verify-dice` checks a finished match's document")
+    ratings: Optional[list[Optional[dict[str, float]]]] = Field(
+        None, description="a rated match that is over: per seat, null (not rated) or its rating change "
+                          "{before, after, change, deviation}")
+    next_fair_dice: Optional[dict[str, Any]] = Field(
+        None, description="while the room waits or between matches: the next match's dice (commitment, "
+                          "client_seeds); POST /v1/rooms/{code}/client-seed sets a seat's client seed")
+    analysis: Optional[dict[str, str]] = Field(
+        None, description="a match that is over: the paths of its analysis, {html, json} (for the room's "
+                          "seats and spectators)")
     match: Optional[dict[str, Any]] = None
+
+
+class LeaderboardEntry(BaseModel):
+    rank: int
+    player: str = Field(description="account:<id> or bot:<level>")
+    name: str
+    bot: Optional[str] = Field(description="a bot's level; null for an account")
+    rating: float
+    deviation: float
+    volatility: float
+    played: int = Field(description="rated matches")
+
+
+class Leaderboard(BaseModel):
+    ruleset: str
+    kind: str = Field(description="game (one-point matches) or match (longer ones)")
+    players: list[LeaderboardEntry]
+
+
+class RatingEntry(BaseModel):
+    ruleset: str
+    kind: str
+    rating: float
+    deviation: float
+    volatility: float
+    played: int
+
+
+class RatingChange(BaseModel):
+    room: str
+    match_no: int
+    ruleset: str
+    kind: str
+    opponent: str
+    opponent_bot: Optional[str]
+    result: float = Field(description="1 won, 0 lost")
+    before: float
+    after: float
+    change: float
+    deviation: float
+    t: float
+
+
+class AccountRatings(BaseModel):
+    ratings: list[RatingEntry]
+    history: list[RatingChange] = Field(description="newest first")

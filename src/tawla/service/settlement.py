@@ -1,5 +1,6 @@
-"""What a coin table pays out of its escrow: the prize and the rake at the end of a match, the
-stakes back when a match ends without a winner or the host leaves before it starts.
+"""What a match settles at its end: what a coin table pays out of its escrow (the prize and the
+rake, the stakes back when a match ends without a winner or the host leaves before it
+starts), and the result a rated room rates.
 
 A payment is ``(account id or None, coins, kind)``, ``kind`` one of ``prize``, ``rake``
 (account None: the house) and ``refund``; :meth:`tawla.service.store.Store.save_room` writes
@@ -8,9 +9,10 @@ them in the transaction that writes the room.
 
 from __future__ import annotations
 
+from .rating_tables import account_key, bot_key, rating_kind
 from .rooms import Member, Room
 
-__all__ = ["match_payments", "host_refund"]
+__all__ = ["match_payments", "host_refund", "rated_result"]
 
 
 def match_payments(room: Room) -> list[tuple[int | None, int, str]]:
@@ -32,3 +34,25 @@ def host_refund(room: Room, host: Member) -> list[tuple[int | None, int, str]]:
     if room.escrow and host.account is not None:
         return [(host.account, room.escrow, "refund")]
     return []
+
+
+def _player_key(m: Member | None) -> str | None:
+    if m is None:
+        return None
+    if m.bot is not None:
+        return bot_key(m.bot)
+    return account_key(m.account) if m.account is not None else None
+
+
+def rated_result(room: Room) -> tuple | None:
+    """What :meth:`tawla.service.store.Store.save_room` rates at the end of a rated room's
+    match: ``(match_no, ruleset, kind, (seat 0's player key, seat 1's), winner)``; None when
+    the room is not rated, the match has no winner or a seat has no account (a guest) and is
+    no bot. A resignation and a forfeit rate as the loser's loss."""
+    m = room.match
+    if not room.rated or m is None or m.winner is None:
+        return None
+    players = (_player_key(room.seat(0)), _player_key(room.seat(1)))
+    if players[0] is None or players[1] is None:
+        return None
+    return (room.match_no, room.options["ruleset"], rating_kind(room.options["length"]), players, m.winner)

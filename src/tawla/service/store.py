@@ -16,7 +16,9 @@ Tables
                match (the engine's JSON as of the match's start, random generator included:
                never sent to a client), deadline (absolute, seconds since the epoch), escrow
                (coins held), match_no, rematch (JSON list of seats asking for one), created,
-               version (the room's version as last written; NULL in databases written before it)
+               version (the room's version as last written; NULL in databases written before it),
+               dice (the provably fair dice of the room's next match, secret seed included:
+               never sent to a client; NULL in databases written before it)
 ``events``     the match's log after the document in ``rooms.match``: room, match_no, seq (the
                event's index in the match's log), event (its JSON); one row per event,
                appended with the action that made it, so that an action costs its own events
@@ -38,6 +40,7 @@ from sqlalchemy import (CheckConstraint, bindparam, Column, Float, Index, Intege
 from sqlalchemy.engine import Connection, Engine
 
 from ..errors import InvalidAction
+from . import rating_tables as RT
 from .status import RoomStatus
 
 __all__ = ["Store", "hash_token", "STARTING_BALANCE"]
@@ -83,6 +86,7 @@ rooms = Table(
     Column("rematch", Text, nullable=False, default="[]"),
     Column("created", Float, nullable=False),
     Column("version", Integer, nullable=True),
+    Column("dice", Text, nullable=True),
 )
 
 events = Table(
@@ -128,13 +132,15 @@ def _sqlite_pragmas(engine: Engine) -> None:
 
 
 def _add_missing_columns(engine: Engine) -> None:
-    """Bring a database written before ``rooms.version`` up to the tables above (the
-    ``events`` table is made by ``create_all``; its rooms keep their whole match in
-    ``rooms.match`` and load as before)."""
+    """Bring a database written before ``rooms.version`` or ``rooms.dice`` up to the tables
+    above (the ``events`` and ratings tables are made by ``create_all``; its rooms keep their
+    whole match in ``rooms.match`` and load as before; a room without next dice draws them
+    when it loads)."""
     have = {c["name"] for c in inspect(engine).get_columns("rooms")}
-    if "version" not in have:
-        with engine.begin() as c:
-            c.exec_driver_sql("ALTER TABLE rooms ADD COLUMN version INTEGER")
+    for name, kind in (("version", "INTEGER"), ("dice", "TEXT")):
+        if name not in have:
+            with engine.begin() as c:
+                c.exec_driver_sql(f"ALTER TABLE rooms ADD COLUMN {name} {kind}")
 
 
 class Store:
@@ -158,6 +164,7 @@ class Store:
             _sqlite_pragmas(self.engine)
         self._lock = threading.Lock()
         metadata.create_all(self.engine)
+        RT.metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
         self._conn = self.engine.connect()  # one connection, used under the lock
         self._save = (update(rooms).where(rooms.c.code == bindparam("room_code"))  # built once: compiled once
@@ -230,8 +237,9 @@ class Store:
         c.execute(update(rooms).where(rooms.c.code == room).values(escrow=rooms.c.escrow - amount))
 
     # ---------------------------------------------------------------- rooms
-    def create_room(self, code: str, options: dict, host: dict) -> None:
-        """Insert a waiting room and its host (seat 0), debiting a coin table's stake.
+    def create_room(self, code: str, options: dict, host: dict, dice: str | None = None) -> None:
+        """Insert a waiting room and its host (seat 0), debiting a coin table's stake; ``dice``
+        is the JSON of its first match's fair dice (:meth:`tawla.FairDice.to_json`).
 
         Raises
         ------
@@ -241,7 +249,8 @@ class Store:
         now = time.time()
         with self._tx() as c:
             c.execute(insert(rooms).values(code=code, options=json.dumps(options), status=RoomStatus.WAITING.value, match=None,
-                                           deadline=None, escrow=0, match_no=0, rematch="[]", created=now))
+                                           deadline=None, escrow=0, match_no=0, rematch="[]", created=now,
+                                           dice=dice))
             self._add_member(c, code, host)
             if options.get("stake") and host.get("account") is not None:
                 self._debit(c, host["account"], code, options["stake"], now)
@@ -270,12 +279,20 @@ class Store:
                 c.execute(update(rooms).where(rooms.c.code == code).values(**room))
 
     def save_room(self, code: str, values: dict, *, settle: Iterable[tuple] = (),
-                  stakes: Iterable[tuple] = (), log: Iterable[tuple] = ()) -> None:
+                  stakes: Iterable[tuple] = (), log: Iterable[tuple] = (),
+                  rated: tuple | None = None) -> list[dict] | None:
         """Update a room (``status``, ``deadline``, ``rematch``, ``match_no``, ``version``, and
-        ``match`` when one starts) in one transaction with its ledger movements and its new
-        events: ``settle`` as ``(account or None, amount, kind)`` paid out of the room's
-        escrow, ``stakes`` as ``(account, amount)`` paid into it, ``log`` as
-        ``(match_no, seq, event JSON)`` appended to the ``events`` table.
+        ``match`` and ``dice`` when one starts) in one transaction with its ledger movements,
+        its new events and the ratings of its match: ``settle`` as ``(account or None, amount,
+        kind)`` paid out of the room's escrow, ``stakes`` as ``(account, amount)`` paid into
+        it, ``log`` as ``(match_no, seq, event JSON)`` appended to the ``events`` table,
+        ``rated`` as ``(match_no, ruleset, kind, (player key of seat 0, of seat 1), winner)``
+        a match result to rate (:func:`~tawla.service.rating_tables.rate_result`).
+
+        Returns
+        -------
+        list of dict or None
+            With ``rated``, each seat's rating change; else None.
 
         Raises
         ------
@@ -297,6 +314,10 @@ class Store:
                 c.execute(self._save, {"room_code": code, **values})
             else:
                 c.execute(update(rooms).where(rooms.c.code == code).values(**values))
+            if rated is not None:
+                match_no, ruleset, kind, players, winner = rated
+                return RT.rate_result(c, code, match_no, ruleset, kind, players, winner)
+        return None
 
     def load(self) -> list[dict]:
         """Every room not closed, with its ``members`` (a list of dicts, tokens hashed) and
@@ -316,7 +337,35 @@ class Store:
                 owner = by_code.get(e.room)
                 if owner is not None and e.match_no == owner["match_no"]:
                     owner["events"].append(e.event)
+            for r in out:
+                r["ratings"] = (RT.changes_of_match(c, r["code"], r["match_no"])
+                                if r["status"] == RoomStatus.OVER.value else None)
         return out
+
+    # ---------------------------------------------------------------- ratings
+    @staticmethod
+    def _names(c: Connection):
+        def names(keys: Iterable[str]) -> dict[str, str]:
+            ids = {int(k[8:]): k for k in keys if k.startswith("account:")}
+            if not ids:
+                return {}
+            rows = c.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(list(ids))))
+            return {ids[r.id]: r.name for r in rows}
+        return names
+
+    def leaderboard(self, ruleset: str, kind: str, limit: int) -> list[dict]:
+        """The best rated players of a ruleset and kind
+        (:func:`~tawla.service.rating_tables.leaderboard`)."""
+        with self._tx() as c:
+            return RT.leaderboard(c, ruleset, kind, limit, self._names(c))
+
+    def ratings_of(self, account_id: int, limit: int) -> dict:
+        """An account's ratings and its last ``limit`` rating changes: ``{"ratings",
+        "history"}`` (:func:`~tawla.service.rating_tables.player_ratings`,
+        :func:`~tawla.service.rating_tables.player_history`)."""
+        key = RT.account_key(account_id)
+        with self._tx() as c:
+            return {"ratings": RT.player_ratings(c, key), "history": RT.player_history(c, key, limit, self._names(c))}
 
 
 class _Tx:

@@ -20,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
-from ..match import Match
+from ..match import FairDice, Match
 from ..rules.match_play import Phase
 from .rooms import Room
-from .settlement import match_payments
+from .settlement import match_payments, rated_result
 from .status import RoomStatus
 from .store import Store
 
@@ -45,15 +45,19 @@ class _Noted:
     rematch: frozenset
     members: tuple
     events: int  # the match's event count
+    next_dice: FairDice
+    ratings: list | None
 
     @classmethod
     def of(cls, room: Room) -> "_Noted":
         m = room.match
         return cls(room.status, room.escrow, m, room.match_json, room.saved_events, room.match_no,
-                   frozenset(room.rematch), tuple(room.members), m.event_count if m is not None else 0)
+                   frozenset(room.rematch), tuple(room.members), m.event_count if m is not None else 0,
+                   room.next_dice, room.ratings)
 
     def restore(self, room: Room) -> None:
         room.status, room.escrow, room.match, room.match_json = self.status, self.escrow, self.match, self.match_json
+        room.next_dice, room.ratings = self.next_dice, self.ratings
         room.saved_events, room.match_no = self.saved_events, self.match_no
         room.rematch = set(self.rematch)
         room.members[:] = self.members
@@ -91,18 +95,26 @@ class RoomWrites:
     def save(self, room: Room, *, stakes: tuple = (), new_match: bool = False) -> None:
         """Write ``room``: its changing columns and its match's new events (with ``new_match``,
         the match's document at its start instead, and the ``stakes`` ``(account, coins)``
-        taken for it); at the end of a coin table's match, its payments
-        (:func:`~tawla.service.settlement.match_payments`). Called through :meth:`commit`."""
+        taken for it); at the end of a match, a coin table's payments
+        (:func:`~tawla.service.settlement.match_payments`) and a rated room's rating changes
+        (:func:`~tawla.service.settlement.rated_result`, kept in :attr:`Room.ratings`).
+        Called through :meth:`commit`."""
         m = room.match
         settle: list[tuple] = []
+        rated = None
         if m is not None and m.phase == Phase.OVER:
             room.status = RoomStatus.OVER
             settle = match_payments(room)
+            rated = rated_result(room) if room.ratings is None else None
         log_rows = [] if new_match else room.unsaved_events()
-        self.store.save_room(room.code, room.row(with_match=new_match), settle=settle, stakes=stakes, log=log_rows)
+        changes = self.store.save_room(room.code, room.row(with_match=new_match), settle=settle, stakes=stakes,
+                                       log=log_rows, rated=rated)
         room.saved_events += len(log_rows)
         room.escrow += sum(a for _, a in stakes) - sum(a for _, a, _ in settle)
+        if changes is not None:
+            room.ratings = changes
 
-    def save_columns(self, room: Room, settle: Any = ()) -> None:
-        """Write ``room``'s changing columns only (with ``settle``'s payments)."""
-        self.store.save_room(room.code, room.row(), settle=settle)
+    def save_columns(self, room: Room, settle: Any = (), *, with_dice: bool = False) -> None:
+        """Write ``room``'s changing columns only (with ``settle``'s payments; with
+        ``with_dice``, its next match's dice)."""
+        self.store.save_room(room.code, room.row(with_dice=with_dice), settle=settle)

@@ -1,15 +1,19 @@
-"""The rooms: ``POST /v1/rooms``, joining, adding a bot, the state, actions, the rematch, the
-room's WebSocket (:mod:`~tawla.service.sockets`) and ``GET /v1/tables``."""
+"""The rooms: ``POST /v1/rooms``, joining, a seat's client seed, adding a bot, the state,
+actions, the rematch, the finished match's analysis, the room's WebSocket
+(:mod:`~tawla.service.sockets`) and ``GET /v1/tables``."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from fastapi import APIRouter, Depends, Request, WebSocket
-from fastapi.responses import Response
+from fastapi.responses import HTMLResponse, Response
+
+from ...errors import InvalidAction
 
 from .. import schemas as S
 from ..sockets import room_socket
+from ..status import RoomStatus
 from .common import address, hub, token
 
 __all__ = ["router"]
@@ -31,7 +35,14 @@ async def create_room(request: Request, body: S.RoomRequest, bearer: Optional[st
 @router.post("/v1/rooms/{code}/join", response_model=S.Joined, responses=E)
 async def join(request: Request, code: str, body: Optional[S.JoinRequest] = None,
                bearer: Optional[str] = Depends(token)) -> dict:
-    return await hub(request).lobby.join(code, body.name if body is not None else None, bearer)
+    return await hub(request).lobby.join(code, body.name if body is not None else None, bearer,
+                                         body.client_seed if body is not None else None)
+
+
+@router.post("/v1/rooms/{code}/client-seed", response_model=dict[str, Any], responses=E)
+async def client_seed(request: Request, code: str, body: S.ClientSeedRequest,
+                      bearer: Optional[str] = Depends(token)) -> dict:
+    return await hub(request).lobby.set_client_seed(code, bearer, body.client_seed)
 
 
 @router.post("/v1/rooms/{code}/bots", response_model=S.BotAdded, status_code=201, responses=E)
@@ -69,3 +80,31 @@ async def tables(request: Request) -> list:
 @router.websocket("/v1/rooms/{code}/ws")
 async def socket(ws: WebSocket, code: str) -> None:
     await room_socket(ws, code)
+
+
+async def _analysis(request: Request, code: str, bearer: Optional[str]) -> tuple[str, str]:
+    h = hub(request)
+    h.member(code, bearer)
+    room = h.room(code)
+    m = room.match
+    if m is None or room.status != RoomStatus.OVER:
+        raise InvalidAction("a match is analysed once it is over")
+    return await h.analyses.of(room.code, room.match_no, m.to_match_record())
+
+
+@router.get("/v1/rooms/{code}/analysis.html", response_class=Response,
+            responses={**E, 200: {"content": {"text/html": {"schema": {"type": "string"}}},
+                                  "description": "the analysis page (XHTML, UTF-8)"}})
+async def analysis_html(request: Request, code: str, bearer: Optional[str] = Depends(token)) -> HTMLResponse:
+    """The finished match's analysis as ``tawla analyze --html`` writes it (seats and
+    spectators of the room)."""
+    return HTMLResponse((await _analysis(request, code, bearer))[0])
+
+
+@router.get("/v1/rooms/{code}/analysis.json", response_class=Response,
+            responses={**E, 200: {"content": {"application/json": {"schema": {"type": "object"}}},
+                                  "description": "the analysis of the match, as tawla analyze --json gives one"}})
+async def analysis_json(request: Request, code: str, bearer: Optional[str] = Depends(token)) -> Response:
+    """The finished match's analysis as ``tawla analyze --json`` gives one match (seats and
+    spectators of the room)."""
+    return Response((await _analysis(request, code, bearer))[1], media_type="application/json")
