@@ -2,6 +2,7 @@
 
 - :mod:`~tawla.service.registry`: the rooms in memory and the tokens that open them;
 - :mod:`~tawla.service.lobby`: accounts, new rooms, joining, a bot taking a seat;
+- :mod:`~tawla.service.seeks`: quick pairing of seekers into new rooms;
 - :mod:`~tawla.service.actions`: a seat's actions, leaving, the rematch;
 - :mod:`~tawla.service.writes`: every change and its write (the version moves there only;
   one rollback);
@@ -34,6 +35,7 @@ from .metrics import Metrics
 from .registry import RoomRegistry
 from .room_sockets import RoomSockets
 from .rooms import Member, Room
+from .seeks import Seeks
 from .status import RoomStatus
 from .store import Store
 from .tasks import TaskSet
@@ -64,6 +66,8 @@ class Hub:
         The parts (see the module's docstring).
     analyses : MatchAnalyses
         The analyses of finished matches (:mod:`~tawla.service.match_analysis`).
+    seeks : Seeks
+        Quick pairing (:mod:`~tawla.service.seeks`).
     """
 
     def __init__(self, store: Store, bot_threads: int = 2, limits: Limits | None = None,
@@ -81,6 +85,7 @@ class Hub:
         self.lobby = Lobby(self.registry, self.writes, self.limits, self.after)
         self.actions = RoomActions(self.registry, self.writes, self.metrics, self.after)
         self.analyses = MatchAnalyses()
+        self.seeks = Seeks(self.lobby, self.tasks)
 
     @property
     def rooms(self) -> dict[str, Room]:

@@ -65,6 +65,10 @@ class Limits:
     closed_room_seconds : float
         How long a room whose match is over stays in memory with no socket open (its
         tokens then expire).
+    seeks, seeks_per_address : int
+        Open seeks (quick pairing) in the process, and of one address.
+    seek_seconds : float
+        How long a seek waits for an opponent before it lapses.
     """
 
     frame_bytes: int = 16_384
@@ -82,6 +86,9 @@ class Limits:
     idle_timeouts: int = 3
     grace_floor: float | None = None
     closed_room_seconds: float = 3600.0
+    seeks: int = 1000
+    seeks_per_address: int = 4
+    seek_seconds: float = 600.0
 
     def grace_floor_of(self, house: str) -> float:
         """The shortest grace period of ``house``'s coin tables (seconds)."""

@@ -26,8 +26,8 @@ from sqlalchemy.engine import Connection
 
 from ..ratings import NEW, Rating, rate_match
 
-__all__ = ["metadata", "ratings", "rating_changes", "RATING_KINDS", "rating_kind", "account_key", "bot_key",
-           "rate_result", "leaderboard", "player_ratings", "player_history", "changes_of_match"]
+__all__ = ["metadata", "ratings", "rating_changes", "RATING_KINDS", "NEW", "rating_kind", "account_key", "bot_key",
+           "current", "rate_result", "leaderboard", "player_ratings", "player_history", "changes_of_match"]
 
 Names = Callable[[Iterable[str]], dict[str, str]]
 """Account names by player key, for the keys given (bots are left out)."""
@@ -86,7 +86,8 @@ def bot_key(level: str) -> str:
     return f"bot:{level}"
 
 
-def _current(c: Connection, player: str, ruleset: str, kind: str) -> tuple[Rating, int] | None:
+def current(c: Connection, player: str, ruleset: str, kind: str) -> tuple[Rating, int] | None:
+    """A player's rating and rated matches for a ruleset and kind, or None when he has none."""
     row = c.execute(select(ratings).where(ratings.c.player == player, ratings.c.ruleset == ruleset,
                                           ratings.c.kind == kind)).mappings().first()
     if row is None:
@@ -119,7 +120,7 @@ def rate_result(c: Connection, room: str, match_no: int, ruleset: str, kind: str
     if done is not None:
         return done
     now = time.time()
-    got = [_current(c, p, ruleset, kind) for p in players]
+    got = [current(c, p, ruleset, kind) for p in players]
     before = [g[0] if g is not None else NEW for g in got]
     after = rate_match(before[0], before[1], 1.0 if winner == 0 else 0.0)
     out = []

@@ -295,6 +295,38 @@ class RoomState(BaseModel):
     match: Optional[dict[str, Any]] = None
 
 
+class SeekRequest(BaseModel):
+    ruleset: str = Field(default="backgammon", max_length=40)
+    house: str = Field(default="international", max_length=40)
+    length: Optional[StrictInt] = Field(default=None, ge=0, le=10000, description="points; null: the house's default")
+    turn_seconds: Optional[float] = Field(default=None, strict=True, description="seconds a turn; null: unlimited; "
+                                          "omitted: the house's default")
+    rated: StrictBool = Field(default=False, description="a rated match (needs an account token)")
+    rating_range: Optional[list[float]] = Field(default=None, min_length=2, max_length=2,
+                                                description="[low, high]: the opponent's rating (Glicko points); "
+                                                            "null: any")
+    bot_after: Optional[float] = Field(default=None, ge=0, le=3600, strict=True,
+                                       description="seconds to wait for a player before a bot takes the other "
+                                                   "seat; null: never")
+    bot_level: Optional[str] = Field(default=None, max_length=20, description="the offered bot's level; default ply0")
+    name: Optional[str] = Name
+
+
+class SeekView(BaseModel):
+    id: str
+    status: Literal["waiting", "paired", "failed", "cancelled"]
+    detail: Optional[str] = Field(description="failed: why no room could be made")
+    table: dict[str, Any]
+    rating: float = Field(description="the seeker's rating the ranges are compared with")
+    since: float
+    bot_in: Optional[float] = Field(description="seconds until a bot is offered; null: none")
+    token: Optional[str] = Field(None, description="POST only: the seek's token (bearer of GET and DELETE)")
+    room: Optional[str] = Field(None, description="paired: the room's code")
+    seat: Optional[int] = None
+    opponent: Optional[str] = None
+    room_token: Optional[str] = Field(None, description="paired: the seeker's seat token in the room")
+
+
 class LeaderboardEntry(BaseModel):
     rank: int
     player: str = Field(description="account:<id> or bot:<level>")

@@ -353,6 +353,12 @@ class Store:
             return {ids[r.id]: r.name for r in rows}
         return names
 
+    def rating_of(self, player: str, ruleset: str, kind: str) -> float:
+        """A player's rating for a ruleset and kind (a new player's, 1500, when he has none)."""
+        with self._tx() as c:
+            got = RT.current(c, player, ruleset, kind)
+        return got[0].rating if got is not None else RT.NEW.rating
+
     def leaderboard(self, ruleset: str, kind: str, limit: int) -> list[dict]:
         """The best rated players of a ruleset and kind
         (:func:`~tawla.service.rating_tables.leaderboard`)."""

@@ -1,0 +1,37 @@
+"""Quick pairing: ``POST /v1/seeks`` (wait for an opponent, or be paired at once),
+``GET /v1/seeks/{id}`` (waiting, or the room made) and ``DELETE /v1/seeks/{id}``; the seek's
+token is the bearer of the last two (:mod:`~tawla.service.seeks`)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from fastapi import APIRouter, Depends, Request
+
+from .. import schemas as S
+from .common import address, hub, token
+
+__all__ = ["router"]
+
+router = APIRouter()
+E = S.ERRORS
+
+
+@router.post("/v1/seeks", response_model=S.SeekView, status_code=201, responses=E)
+async def seek(request: Request, body: S.SeekRequest, bearer: Optional[str] = Depends(token)) -> dict:
+    data = body.model_dump()
+    if "turn_seconds" not in body.model_fields_set:
+        del data["turn_seconds"]
+    elif data["turn_seconds"] is not None and float(data["turn_seconds"]).is_integer():
+        data["turn_seconds"] = int(data["turn_seconds"])
+    return await hub(request).seeks.seek(data, bearer, address(request))
+
+
+@router.get("/v1/seeks/{seek_id}", response_model=S.SeekView, responses=E)
+async def seek_state(request: Request, seek_id: str, bearer: Optional[str] = Depends(token)) -> dict:
+    return hub(request).seeks.get(seek_id, bearer).view()
+
+
+@router.delete("/v1/seeks/{seek_id}", response_model=S.SeekView, responses=E)
+async def cancel(request: Request, seek_id: str, bearer: Optional[str] = Depends(token)) -> dict:
+    return await hub(request).seeks.cancel(seek_id, bearer)
