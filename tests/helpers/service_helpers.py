@@ -38,9 +38,11 @@ def free_port() -> int:
 class Server:
     """``tawla serve`` in a subprocess on a database URL; :meth:`kill` sends SIGKILL."""
 
-    def __init__(self, db: str, cwd: str | None = None, limits: dict | None = None) -> None:
+    def __init__(self, db: str, cwd: str | None = None, limits: dict | None = None, redis: str | None = None,
+                 workers: int = 1) -> None:
         self.db = db
         self.cwd = cwd
+        self.extra = ([f"--redis={redis}"] if redis else []) + ([f"--workers={workers}"] if workers > 1 else [])
         every = {**ROOMY, **(limits or {})}
         self.limits = [f"--limit={k}={v}" for k, v in every.items()]
         self.proc: subprocess.Popen | None = None
@@ -55,7 +57,8 @@ class Server:
             self.port = free_port()
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "tawla", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--db", self.db, "--log-level", "warning", *self.limits], cwd=self.cwd, env=dict(os.environ),
+                 "--db", self.db, "--log-level", "warning", *self.limits, *self.extra], cwd=self.cwd,
+                env=dict(os.environ),
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             deadline = time.monotonic() + START_TIMEOUT
             while time.monotonic() < deadline:

@@ -24,6 +24,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--port", type=int, default=8000, help="the TCP port (default: %(default)s)")
     p.add_argument("--db", default=None,
                    help="an SQLAlchemy database URL (default: sqlite:///tawla-serve.db, in the working directory)")
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help="a Redis URL (e.g. redis://127.0.0.1:6379/0): share the rooms with every process serving "
+                        "the same --db (needs the scale extra)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes serving this port (more than 1 needs --redis; default: %(default)s)")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                    help="what is logged to stderr; at info, one access-log line per request (default: %(default)s)")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
@@ -48,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise ConfigError(f"tawla serve needs the serve extra (pip install 'tawla-engine[serve]'): {e}") from None
     limits = Limits.from_pairs(args.limit)
+    if args.workers < 1:
+        raise ConfigError(f"--workers is at least 1, not {args.workers}")
     service.serve(args.host, args.port, args.db or service.DEFAULT_DB, log_level=args.log_level, limits=limits,
-                  announce=lambda line: print(line, flush=True))
+                  announce=lambda line: print(line, flush=True), redis=args.redis, workers=args.workers)
     return 0

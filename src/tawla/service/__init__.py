@@ -38,7 +38,8 @@ closes them."""
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB, *, log_level: str = "info",
-          limits: Optional["Limits"] = None, announce: Callable[[str], None] = print) -> None:
+          limits: Optional["Limits"] = None, announce: Callable[[str], None] = print,
+          redis: str | None = None, workers: int = 1) -> None:
     """Run the service with uvicorn until interrupted (SIGINT or SIGTERM: it stops within
     :data:`GRACEFUL_SECONDS`).
 
@@ -56,14 +57,33 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB, *, lo
         What one client may cost (:class:`tawla.service.limits.Limits`).
     announce : callable
         Called with the line that says where the service listens, once it is bound.
+    redis : str, optional
+        A Redis URL: the rooms are shared with every process serving the same database
+        (this one's workers, other ``tawla serve`` processes, on other machines too).
+    workers : int
+        Processes serving the socket (more than one needs ``redis``; each is
+        :func:`tawla.service.app.app_from_env`).
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        Several workers without Redis, or on an SQLite database in memory.
     """
+    import json
+    import os
     import socket
 
     import uvicorn
 
+    from ..errors import ConfigError
+    from .app import ENV_DB, ENV_LIMITS, ENV_REDIS
     from .limits import Limits
 
     limits = limits or Limits()
+    if workers > 1 and not redis:
+        raise ConfigError("several workers share their rooms through Redis: give --redis URL")
+    if workers > 1 and db.startswith("sqlite") and ":memory:" in db:
+        raise ConfigError("several workers need one database: not SQLite in memory")
     family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -71,9 +91,18 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB, *, lo
     sock.listen(2048)  # connections wait in the backlog until the application has started
     bound = sock.getsockname()
     shown = f"[{bound[0]}]" if family == socket.AF_INET6 else bound[0]
-    config = uvicorn.Config(create_app(db, limits=limits), log_level=log_level, access_log=True,
-                            ws_max_size=4 * limits.frame_bytes, timeout_graceful_shutdown=GRACEFUL_SECONDS)
-    server = uvicorn.Server(config)
-    announce(f"tawla serve: listening on http://{shown}:{bound[1]} (database {db}; log level {log_level}; "
+    common = dict(log_level=log_level, access_log=True, ws_max_size=4 * limits.frame_bytes,
+                  timeout_graceful_shutdown=GRACEFUL_SECONDS)
+    shared = f"; rooms shared through Redis, {workers} worker{'s' if workers > 1 else ''}" if redis else ""
+    announce(f"tawla serve: listening on http://{shown}:{bound[1]} (database {db}{shared}; log level {log_level}; "
              f"stop with Ctrl-C or SIGTERM)")
-    server.run(sockets=[sock])
+    if workers <= 1:
+        config = uvicorn.Config(create_app(db, limits=limits, redis=redis), **common)  # type: ignore[arg-type]
+        uvicorn.Server(config).run(sockets=[sock])
+        return
+    from uvicorn.supervisors import Multiprocess
+
+    os.environ.update({ENV_DB: db, ENV_REDIS: redis or "", ENV_LIMITS: json.dumps(limits.as_dict())})
+    config = uvicorn.Config("tawla.service.app:app_from_env", factory=True, workers=workers,
+                            **common)  # type: ignore[arg-type]
+    Multiprocess(config, sockets=[sock]).run()

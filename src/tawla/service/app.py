@@ -9,6 +9,8 @@ or sent without ``Content-Type: application/json``, is a 422 whose message says 
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -19,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .._version import __version__
-from ..errors import TawlaError
+from ..errors import ConfigError, TawlaError
 from .answers import error_body, status_of
 from .board_svg import router as board_router
 from .hub import Hub
@@ -28,13 +30,17 @@ from .metrics import Metrics
 from .routes import ROUTERS
 from .store import Store
 
-__all__ = ["create_app", "STATIC", "status_of", "error_body"]
+__all__ = ["create_app", "app_from_env", "STATIC", "status_of", "error_body", "ENV_DB", "ENV_REDIS", "ENV_LIMITS"]
+
+ENV_DB, ENV_REDIS, ENV_LIMITS = "TAWLA_SERVE_DB", "TAWLA_SERVE_REDIS", "TAWLA_SERVE_LIMITS"
+"""The environment of :func:`app_from_env`: the database URL, the Redis URL (may be empty),
+the limits as JSON (:meth:`~tawla.service.limits.Limits.as_dict`)."""
 
 STATIC = Path(__file__).with_name("static")
 """The folder served at ``/`` (the web board)."""
 
 def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2,
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, redis: str | None = None) -> FastAPI:
     """The service as an ASGI application.
 
     Parameters
@@ -45,6 +51,9 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2,
         Threads for the bots' searches.
     limits : Limits, optional
         What one client may cost (default :class:`~tawla.service.limits.Limits`).
+    redis : str, optional
+        A Redis URL: the rooms are shared with the other processes serving the same database
+        (:mod:`~tawla.service.coordination`).
 
     Returns
     -------
@@ -56,7 +65,7 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2,
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db)
-        hub = Hub(store, bot_threads=bot_threads, limits=limits, metrics=metrics)
+        hub = Hub(store, bot_threads=bot_threads, limits=limits, metrics=metrics, redis_url=redis)
         app.state.hub = hub
         await hub.start()
         try:
@@ -99,3 +108,23 @@ def create_app(db: str = "sqlite:///tawla-serve.db", *, bot_threads: int = 2,
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app
+
+
+def app_from_env() -> FastAPI:
+    """:func:`create_app` configured by the environment (:data:`ENV_DB`, :data:`ENV_REDIS`,
+    :data:`ENV_LIMITS`): the application each worker process of ``tawla serve --workers N``
+    builds.
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        No database in the environment, or limits that do not read.
+    """
+    db = os.environ.get(ENV_DB)
+    if not db:
+        raise ConfigError(f"{ENV_DB} names the database of the service")
+    try:
+        limits = Limits(**json.loads(os.environ.get(ENV_LIMITS) or "{}"))
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"{ENV_LIMITS} is not the limits as JSON: {e}") from None
+    return create_app(db, limits=limits, redis=os.environ.get(ENV_REDIS) or None)

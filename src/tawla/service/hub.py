@@ -19,15 +19,14 @@ passed while the server was down fires at once.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..errors import TawlaError
-from ..match import FairDice
 from .actions import ACTIONS, RoomActions
 from .bot_driver import BotDriver
+from .coordination import SharedRooms
 from .limits import Limits
 from .lobby import Lobby
 from .match_analysis import MatchAnalyses
@@ -36,7 +35,6 @@ from .registry import RoomRegistry
 from .room_sockets import RoomSockets
 from .rooms import Member, Room
 from .seeks import Seeks
-from .status import RoomStatus
 from .store import Store
 from .tasks import TaskSet
 from .timers import Timers
@@ -45,6 +43,9 @@ from .writes import RoomWrites
 __all__ = ["Hub", "ACTIONS"]
 
 log = logging.getLogger("tawla.service")
+
+DUE_SECONDS = 0.5
+"""How often a process of several looks for deadlines that passed (seconds)."""
 
 
 class Hub:
@@ -59,6 +60,8 @@ class Hub:
         What one client may cost (default :class:`Limits`).
     metrics : Metrics, optional
         Where actions, rooms and sockets are counted.
+    redis_url : str, optional
+        Redis, when several processes serve the rooms of one database.
 
     Attributes
     ----------
@@ -68,10 +71,13 @@ class Hub:
         The analyses of finished matches (:mod:`~tawla.service.match_analysis`).
     seeks : Seeks
         Quick pairing (:mod:`~tawla.service.seeks`).
+    shared : SharedRooms or None
+        With ``redis_url``: the rooms shared with other processes
+        (:mod:`~tawla.service.coordination`); None when this process serves them alone.
     """
 
     def __init__(self, store: Store, bot_threads: int = 2, limits: Limits | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, redis_url: str | None = None) -> None:
         self.store = store
         self.limits = limits or Limits()
         self.metrics = metrics or Metrics()
@@ -86,6 +92,9 @@ class Hub:
         self.actions = RoomActions(self.registry, self.writes, self.metrics, self.after)
         self.analyses = MatchAnalyses()
         self.seeks = Seeks(self.lobby, self.tasks)
+        self.shared = (SharedRooms(redis_url, self.registry, self.tasks, self._changed_elsewhere)
+                       if redis_url else None)
+        self.registry.guard = self.shared
 
     @property
     def rooms(self) -> dict[str, Room]:
@@ -101,48 +110,68 @@ class Hub:
         return self.registry.room(code)
 
     def after(self, room: Room) -> None:
-        """After a change: send the new state to the room's sockets, arm its timer and wake its bot."""
+        """After a change: send the new state to the room's sockets, arm its timer and wake its
+        bot (and tell the other processes)."""
         self.sockets.broadcast(room)
         self.timers.arm(room)
         self.bots.wake(room)
+        if self.shared is not None:
+            self.shared.changed(room)
 
     def _bot_acted(self, room: Room) -> None:
         self.sockets.broadcast(room)
         self.timers.arm(room)
+        if self.shared is not None:
+            self.shared.changed(room)
+
+    def _changed_elsewhere(self, room: Room) -> None:
+        """Another process changed ``room``: read it again and send it to this process's
+        sockets, with its timer armed, when the process serves any of them."""
+        if room.sockets or room.timer is not None:
+            self.tasks.spawn(self._follow(room))
+
+    async def _follow(self, room: Room) -> None:
+        try:
+            self.registry.refresh(room)
+        except TawlaError as e:
+            log.error("room %s could not be read again: %s", room.code, e)
+            return
+        self.sockets.broadcast(room)
+        self.timers.arm(room)
+
+    async def fire_due_forever(self) -> None:
+        """Several processes: every :data:`DUE_SECONDS`, arm the timer of each room whose
+        deadline passed, wherever it was armed (it fires once: under the shared lock)."""
+        while True:
+            await asyncio.sleep(DUE_SECONDS)
+            try:
+                for code in self.store.due_rooms(time.time()):
+                    room = self.registry.rooms.get(code) or self.registry.room(code)
+                    if room.timer is None or room.timer.done():
+                        self.timers.arm(room)
+            except TawlaError as e:
+                log.error("looking for deadlines: %s", e)
 
     async def start(self) -> None:
         """Load every open room from the database, arm its timer (a deadline already passed
         fires at once) and let its bot play. A room whose stored match does not replay is
         logged and left out (its tokens then get 401)."""
         for row in self.store.load():
-            if row["status"] not in tuple(RoomStatus):
-                log.error("room %s is not resumed: unknown status %r", row["code"], row["status"])
+            try:
+                room = Room.from_row(row)
+            except TawlaError as e:  # one unreadable record keeps its room shut, not the service
+                log.error("room %s is not resumed: %s", row["code"], e)
                 continue
-            room = Room(code=row["code"], options=json.loads(row["options"]), status=RoomStatus(row["status"]),
-                        match_no=row["match_no"], escrow=row["escrow"], rematch=set(json.loads(row["rematch"])),
-                        ratings=row.get("ratings"))
-            if row.get("dice"):  # a database written before the column draws new dice
-                try:
-                    room.next_dice = FairDice.from_json(json.loads(row["dice"]))
-                except (TawlaError, ValueError) as e:
-                    log.error("room %s is not resumed: its next dice do not read: %s", room.code, e)
-                    continue
-            for m in row["members"]:
-                room.members.append(Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"]))
-            if row["match"] is not None:
-                try:
-                    room.restore(row["match"], row["events"])
-                except TawlaError as e:  # one unreadable record keeps its room shut, not the service
-                    log.error("room %s is not resumed: its match does not replay: %s", room.code, e)
-                    continue
-            # a restart is a change: the version goes on from the one written (older databases:
-            # from at least the number of changes made before)
-            stored = row.get("version")
-            room.version = 1 + (stored if stored is not None else
-                                (room.match.event_count if room.match is not None else 0))
+            # a restart is a change: the version goes on from the one written
+            room.stored_version = row.get("version")
+            room.version += 1
             self.registry.add(room)
             self.after(room)
         self.tasks.spawn(self.sweep_forever())
+        if self.shared is not None:
+            self.tasks.spawn(self.shared.listen())
+            self.tasks.spawn(self.fire_due_forever())
+            await asyncio.wait_for(self.shared.listening.wait(), timeout=10)
 
     async def stop(self) -> None:
         """Cancel the timers and bot tasks, stop the bot pool."""
@@ -153,6 +182,8 @@ class Hub:
         self.tasks.cancel_all()
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.analyses.close()
+        if self.shared is not None:
+            await self.shared.close()
 
     async def sweep_forever(self) -> None:
         """Every few seconds, take out of memory the rooms whose match is over and that have

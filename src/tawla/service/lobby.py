@@ -100,6 +100,7 @@ class Lobby:
         room.members.append(host)
         self.store.create_room(code, opts, {"seat": 0, "name": host.name, "token": seat_token, "account": account},
                                dice=room.row(with_dice=True)["dice"])
+        room.stored_version = 0
         self.registry.add(room)
         return {"code": code, "token": seat_token, "seat": 0, "fair_dice": room.next_dice.public()}
 

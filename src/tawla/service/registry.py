@@ -4,6 +4,10 @@ what a bearer token may reach, and when a room leaves memory.
 A finished room (``over`` or ``closed``) that has had no socket open for
 :attr:`Limits.closed_room_seconds` leaves memory in :meth:`RoomRegistry.sweep`; its tokens
 expire then (the database keeps it).
+
+When the service runs on several processes (``guard`` set: rooms shared through
+:mod:`~tawla.service.coordination`), a room or a token this process does not hold is looked
+for in the database, and a room another process changed is read again (:meth:`refresh`).
 """
 
 from __future__ import annotations
@@ -28,10 +32,48 @@ class RoomRegistry:
         self.store, self.limits = store, limits
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, Member] = {}
+        self.guard: Any = None  # the rooms' shared lock when several processes serve them
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes serve these rooms too."""
+        return self.guard is not None
 
     def add(self, room: Room) -> None:
         """Hold ``room`` and the tokens of its members."""
         self.rooms[room.code] = room
+        room.lock.guard = self.guard
+        for mem in room.members:
+            self.admit(mem)
+
+    def _read(self, code: str) -> Room | None:
+        """Room ``code`` as the database holds it, now held here (shared rooms), or None."""
+        row = self.store.load_room(code)
+        if row is None or row["status"] == RoomStatus.CLOSED.value:
+            return None
+        room = Room.from_row(row)
+        self.add(room)
+        return room
+
+    def refresh(self, room: Room) -> None:
+        """Read ``room`` again from the database if another process changed it (its version
+        there differs from the one this process read or wrote). No-op for the rooms of one
+        process.
+
+        Raises
+        ------
+        tawla.errors.FormatError
+            The stored match does not replay.
+        """
+        if not self.shared:
+            return
+        if self.store.room_version(room.code) == room.stored_version:
+            room.stale = False
+            return
+        row = self.store.load_room(room.code)
+        if row is None:
+            return
+        room.take_from(Room.from_row(row))
         for mem in room.members:
             self.admit(mem)
 
@@ -55,6 +97,13 @@ class RoomRegistry:
         if not token:
             raise Unauthorized("a bearer token is required")
         mem = self.tokens.get(hash_token(token))
+        if mem is None and self.shared:
+            code_of_token = self.store.room_of_token(hash_token(token))
+            if code_of_token is not None and code_of_token not in self.rooms:
+                self._read(code_of_token)
+            elif code_of_token is not None:
+                self.refresh(self.rooms[code_of_token])
+            mem = self.tokens.get(hash_token(token))
         if mem is None:
             if self.store.account_by_token(token) is not None:
                 raise Forbidden("an account token has no seat in a room: use the token of the seat")
@@ -86,6 +135,11 @@ class RoomRegistry:
         tawla.errors.NotFound
         """
         room = self.rooms.get(code.upper()) if isinstance(code, str) else None
+        if self.shared and isinstance(code, str):
+            if room is None:
+                room = self._read(code.upper())
+            elif room.stale:
+                self.refresh(room)
         if room is None:
             raise NotFound(f"no room {quote(code)}")
         return room
@@ -126,5 +180,8 @@ class RoomRegistry:
     def tables(self) -> list[dict[str, Any]]:
         """Public rooms waiting for a player, with the options that decide a coin table's
         outcome (:meth:`Room.table_entry`)."""
+        if self.shared:
+            for code in self.store.public_waiting():
+                self.room(code)
         return [r.table_entry() for r in self.rooms.values()
                 if r.options.get("public") and r.status == RoomStatus.WAITING]

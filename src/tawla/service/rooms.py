@@ -109,6 +109,37 @@ def room_options(ruleset: str, house: str, length: int | None, turn_seconds: Any
     return opts
 
 
+class RoomLock:
+    """A room's lock: an :class:`asyncio.Lock` of the process and, when the service runs on
+    several processes, the lock they share (``guard``: its ``enter(room)`` takes the shared
+    lock and reads the room again when another process changed it; ``exit(room)`` lets it go)."""
+
+    def __init__(self, room: "Room") -> None:
+        self.room = room
+        self.local = asyncio.Lock()
+        self.guard: Any = None
+
+    async def __aenter__(self) -> None:
+        await self.local.acquire()
+        if self.guard is not None:
+            try:
+                await self.guard.enter(self.room)
+            except BaseException:
+                self.local.release()
+                raise
+
+    async def __aexit__(self, *exc: Any) -> None:
+        try:
+            if self.guard is not None:
+                await self.guard.exit(self.room)
+        finally:
+            self.local.release()
+
+    def locked(self) -> bool:
+        """Whether the process holds the lock."""
+        return self.local.locked()
+
+
 @dataclass
 class Member:
     """A seat (0 or 1), or a spectator (``seat`` None) of a room."""
@@ -136,7 +167,7 @@ class Room:
     rematch: set = field(default_factory=set)
     members: list = field(default_factory=list)
     version: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lock: "RoomLock" = field(init=False, repr=False)
     timer: asyncio.Task | None = None
     bot_task: asyncio.Task | None = None
     sockets: dict = field(default_factory=dict)  # socket's queue -> seat (None: spectator)
@@ -147,6 +178,56 @@ class Room:
     _views: dict = field(default_factory=dict)  # (seat, with_match) -> (version, connected, state)
     next_dice: FairDice = field(default_factory=FairDice)  # the next match's dice (secret seed)
     ratings: list | None = None  # each seat's rating change once a rated match is over
+    stale: bool = False  # another process changed the room since it was read
+    stored_version: int | None = None  # the version in the database as last read or written here
+
+    def __post_init__(self) -> None:
+        self.lock = RoomLock(self)
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> "Room":
+        """A room as :meth:`tawla.service.store.Store.load` gives it: its columns, members,
+        the events after its match's document and its rating changes; its version goes on from
+        the one written (a database written before the column: from at least the number of
+        changes made before).
+
+        Raises
+        ------
+        tawla.errors.FormatError
+            A stored match that does not replay, next dice that do not read, an unknown status.
+        """
+        try:
+            status = RoomStatus(row["status"])
+        except ValueError:
+            raise FormatError(f"unknown room status {quote(row['status'])}") from None
+        room = cls(code=row["code"], options=json.loads(row["options"]), status=status, match_no=row["match_no"],
+                   escrow=row["escrow"], rematch=set(json.loads(row["rematch"])), ratings=row.get("ratings"))
+        if row.get("dice"):  # a database written before the column draws new dice
+            try:
+                room.next_dice = FairDice.from_json(json.loads(row["dice"]))
+            except ValueError as e:
+                raise FormatError(f"the room's next dice do not read: {e}") from None
+        for m in row["members"]:
+            room.members.append(Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"]))
+        if row["match"] is not None:
+            room.restore(row["match"], row["events"])
+        stored = row.get("version")
+        room.version = stored if stored is not None else (room.match.event_count if room.match is not None else 0)
+        room.stored_version = stored
+        return room
+
+    def take_from(self, other: "Room") -> None:
+        """Become ``other`` (the same room read again from the database), keeping this
+        object's lock, sockets and tasks; the cached views are dropped."""
+        for name in ("options", "status", "match", "match_json", "saved_events", "match_no", "escrow", "rematch",
+                     "members", "next_dice", "ratings"):
+            setattr(self, name, getattr(other, name))
+        self.stored_version = other.version
+        self.version = max(other.version, self.version + 1)  # a room's version only grows
+        self.__dict__.pop("_house", None)
+        self._public = None
+        self._views = {}
+        self.stale = False
 
     @property
     def rated(self) -> bool:

@@ -250,7 +250,7 @@ class Store:
         with self._tx() as c:
             c.execute(insert(rooms).values(code=code, options=json.dumps(options), status=RoomStatus.WAITING.value, match=None,
                                            deadline=None, escrow=0, match_no=0, rematch="[]", created=now,
-                                           dice=dice))
+                                           dice=dice, version=0))
             self._add_member(c, code, host)
             if options.get("stake") and host.get("account") is not None:
                 self._debit(c, host["account"], code, options["stake"], now)
@@ -320,27 +320,62 @@ class Store:
         return None
 
     def load(self) -> list[dict]:
-        """Every room not closed, with its ``members`` (a list of dicts, tokens hashed) and
-        ``events``: the JSON texts of its current match's events after those of ``match``,
-        in order."""
+        """Every room not closed, with its ``members`` (a list of dicts, tokens hashed),
+        ``events`` (the JSON texts of its current match's events after those of ``match``, in
+        order) and ``ratings`` (its finished match's rating changes, or None)."""
         with self._tx() as c:
-            out = [dict(r) for r in c.execute(select(rooms).where(rooms.c.status != RoomStatus.CLOSED.value)).mappings()]
-            by_code = {r["code"]: r for r in out}
-            for r in out:
-                r["members"] = []
-                r["events"] = []
-            for m in c.execute(select(members).order_by(members.c.id)).mappings():
-                if m["room"] in by_code:
-                    by_code[m["room"]]["members"].append(dict(m))
-            for e in c.execute(select(events.c.room, events.c.match_no, events.c.event)
-                               .order_by(events.c.room, events.c.match_no, events.c.seq)):
-                owner = by_code.get(e.room)
-                if owner is not None and e.match_no == owner["match_no"]:
-                    owner["events"].append(e.event)
-            for r in out:
-                r["ratings"] = (RT.changes_of_match(c, r["code"], r["match_no"])
-                                if r["status"] == RoomStatus.OVER.value else None)
+            return self._rooms(c, rooms.c.status != RoomStatus.CLOSED.value)
+
+    def load_room(self, code: str) -> dict | None:
+        """One room as :meth:`load` gives it (closed or not), or None."""
+        with self._tx() as c:
+            got = self._rooms(c, rooms.c.code == code)
+        return got[0] if got else None
+
+    @staticmethod
+    def _rooms(c: Connection, where: Any) -> list[dict]:
+        out = [dict(r) for r in c.execute(select(rooms).where(where)).mappings()]
+        by_code = {r["code"]: r for r in out}
+        for r in out:
+            r["members"] = []
+            r["events"] = []
+        one = [out[0]["code"]] if len(out) == 1 else None
+        q = select(members).order_by(members.c.id)
+        for m in c.execute(q.where(members.c.room.in_(one)) if one else q).mappings():
+            if m["room"] in by_code:
+                by_code[m["room"]]["members"].append(dict(m))
+        q = select(events.c.room, events.c.match_no, events.c.event).order_by(events.c.room, events.c.match_no,
+                                                                           events.c.seq)
+        for e in c.execute(q.where(events.c.room.in_(one)) if one else q):
+            owner = by_code.get(e.room)
+            if owner is not None and e.match_no == owner["match_no"]:
+                owner["events"].append(e.event)
+        for r in out:
+            r["ratings"] = (RT.changes_of_match(c, r["code"], r["match_no"])
+                            if r["status"] == RoomStatus.OVER.value else None)
         return out
+
+    def room_version(self, code: str) -> int | None:
+        """The version of room ``code`` as last written (None: no such room, or never written)."""
+        with self._tx() as c:
+            return c.execute(select(rooms.c.version).where(rooms.c.code == code)).scalar_one_or_none()
+
+    def room_of_token(self, token_hash: str) -> str | None:
+        """The code of the room where the member with this hashed token sits, or None."""
+        with self._tx() as c:
+            return c.execute(select(members.c.room).where(members.c.token == token_hash)).scalar_one_or_none()
+
+    def due_rooms(self, now: float) -> list[str]:
+        """The codes of the rooms in play whose deadline is at or before ``now`` (seconds since
+        the epoch)."""
+        with self._tx() as c:
+            return list(c.execute(select(rooms.c.code).where(rooms.c.status == RoomStatus.PLAYING.value,
+                                                              rooms.c.deadline <= now)).scalars())
+
+    def public_waiting(self) -> list[str]:
+        """The codes of the rooms waiting for a player (public or not: the caller checks)."""
+        with self._tx() as c:
+            return list(c.execute(select(rooms.c.code).where(rooms.c.status == RoomStatus.WAITING.value)).scalars())
 
     # ---------------------------------------------------------------- ratings
     @staticmethod

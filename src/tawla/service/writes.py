@@ -90,6 +90,7 @@ class RoomWrites:
         except BaseException:
             noted.restore(room)
             raise
+        room.stored_version = room.version
         return out
 
     def save(self, room: Room, *, stakes: tuple = (), new_match: bool = False) -> None:

@@ -1,0 +1,158 @@
+"""Rooms shared by several processes through Redis: a room's lock held across processes, the
+room read again from the database when another process changed it, and every change told to
+the other processes (so that they send it to their sockets).
+
+A process applies an action to a room only under the room's Redis lock (``SET NX PX``, let go
+by a compare-and-delete script, so a lock whose process died lapses after
+:attr:`SharedRooms.lock_seconds`); under the lock it compares the room's version in the
+database with the one it last read or wrote, and reads the room again when they differ. So an
+action is applied once, on the room as the database holds it, whichever process receives
+it. After a change the process publishes ``{"code", "version", "origin"}`` on the channel
+:data:`CHANNEL`; the others mark the room stale (read again at its next use) and, when they
+hold sockets of the room, read it and send it on. Deadlines: every process looks for rooms
+whose deadline passed (:meth:`tawla.service.store.Store.due_rooms`) and fires them under the
+lock, so a timer fires once even when the process that armed it is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from typing import Any, Callable
+
+from ..errors import ConfigError, LimitExceeded
+from .registry import RoomRegistry
+from .rooms import Room
+from .tasks import TaskSet
+
+aioredis: Any
+try:  # the scale extra
+    import redis.asyncio as aioredis
+except ImportError:  # pragma: no cover - checked when a Redis URL is given
+    aioredis = None
+
+__all__ = ["SharedRooms", "CHANNEL"]
+
+log = logging.getLogger("tawla.service")
+
+CHANNEL = "tawla:rooms"
+"""The Redis channel of the rooms' changes."""
+_RELEASE = """if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"""
+
+
+class SharedRooms:
+    """The guard of :class:`~tawla.service.rooms.RoomLock` when rooms are shared by processes.
+
+    Parameters
+    ----------
+    url : str
+        The Redis URL, e.g. ``redis://127.0.0.1:6379/0``.
+    registry : RoomRegistry
+        The process's rooms (read again through :meth:`RoomRegistry.refresh`).
+    tasks : TaskSet
+        Where the listener and the publications run.
+    on_change : callable
+        Called with a room of this process that another process changed (and that this
+        process has read again).
+    lock_seconds : float
+        How long a lock lives when its process dies holding it.
+    wait_seconds : float
+        How long an action waits for a lock before it is refused (LimitExceeded).
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        The ``redis`` package (the scale extra) is not installed.
+    """
+
+    def __init__(self, url: str, registry: RoomRegistry, tasks: TaskSet, on_change: Callable[[Room], None],
+                 lock_seconds: float = 10.0, wait_seconds: float = 10.0) -> None:
+        if aioredis is None:
+            raise ConfigError("several processes need the scale extra (pip install 'tawla-engine[scale]')")
+        self.url, self.registry, self.tasks, self.on_change = url, registry, tasks, on_change
+        self.lock_seconds, self.wait_seconds = lock_seconds, wait_seconds
+        self.redis: Any = aioredis.from_url(url)
+        self.origin = secrets.token_hex(8)
+        self.held: dict[str, str] = {}
+        self.listening = asyncio.Event()
+
+    async def enter(self, room: Room) -> None:
+        """Take ``room``'s shared lock (the process's own is held), then read the room again if
+        another process changed it.
+
+        Raises
+        ------
+        tawla.errors.LimitExceeded
+            The lock stayed taken for :attr:`wait_seconds`.
+        """
+        key, value = f"tawla:lock:{room.code}", secrets.token_hex(16)
+        end = time.monotonic() + self.wait_seconds
+        pause = 0.001
+        while not await self.redis.set(key, value, nx=True, px=int(self.lock_seconds * 1000)):
+            if time.monotonic() > end:
+                raise LimitExceeded(f"room {room.code} is busy: try again")
+            await asyncio.sleep(pause)
+            pause = min(0.02, pause * 2)
+        self.held[room.code] = value
+        try:
+            self.registry.refresh(room)
+        except BaseException:
+            await self.exit(room)
+            raise
+
+    async def exit(self, room: Room) -> None:
+        """Let ``room``'s shared lock go (only if this process still holds it)."""
+        value = self.held.pop(room.code, None)
+        if value is not None:
+            await self.redis.eval(_RELEASE, 1, f"tawla:lock:{room.code}", value)
+
+    def changed(self, room: Room) -> None:
+        """Tell the other processes that ``room`` is at its version now."""
+        msg = json.dumps({"code": room.code, "version": room.stored_version, "origin": self.origin})
+        self.tasks.spawn(self._publish(msg))
+
+    async def _publish(self, msg: str) -> None:
+        try:
+            await self.redis.publish(CHANNEL, msg)
+        except Exception as e:  # the others read the room at its next lock or deadline
+            log.warning("a room's change was not published: %s", e)
+
+    async def listen(self) -> None:
+        """Follow the other processes' changes until cancelled (reconnecting after an error)."""
+        while True:
+            try:
+                pubsub = self.redis.pubsub()
+                await pubsub.subscribe(CHANNEL)
+                self.listening.set()
+                async for msg in pubsub.listen():
+                    if msg.get("type") == "message":
+                        self._heard(msg["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("the rooms' channel broke (%s): listening again", e)
+                await asyncio.sleep(0.5)
+
+    def _heard(self, data: bytes | str) -> None:
+        try:
+            note = json.loads(data)
+            code, version, origin = note["code"], note["version"], note["origin"]
+        except (ValueError, KeyError, TypeError):
+            return
+        if origin == self.origin:
+            return
+        room = self.registry.rooms.get(code)
+        if room is None or room.stored_version == version:
+            return
+        room.stale = True
+        self.on_change(room)
+
+    async def close(self) -> None:
+        """Close the connection to Redis."""
+        try:
+            await self.redis.aclose()
+        except Exception:  # pragma: no cover - closing a broken connection
+            pass
