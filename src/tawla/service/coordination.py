@@ -8,8 +8,9 @@ by a compare-and-delete script, so a lock whose process died lapses after
 database with the one it last read or wrote, and reads the room again when they differ. So an
 action is applied once, on the room as the database holds it, whichever process receives
 it. After a change the process publishes ``{"code", "version", "origin"}`` on the channel
-:data:`CHANNEL`; the others mark the room stale (read again at its next use) and, when they
-hold sockets of the room, read it and send it on. Deadlines: every process looks for rooms
+:data:`CHANNEL`; the others, when they hold sockets or a timer of the room, read it again
+and send it on (any process reads a room's version from the database each time the room is
+asked for, so none answers an older state than one acknowledged elsewhere). Deadlines: every process looks for rooms
 whose deadline passed (:meth:`tawla.service.store.Store.due_rooms`) and fires them under the
 lock, so a timer fires once even when the process that armed it is gone.
 """
@@ -147,7 +148,6 @@ class SharedRooms:
         room = self.registry.rooms.get(code)
         if room is None or room.stored_version == version:
             return
-        room.stale = True
         self.on_change(room)
 
     async def close(self) -> None:

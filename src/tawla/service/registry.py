@@ -7,7 +7,9 @@ expire then (the database keeps it).
 
 When the service runs on several processes (``guard`` set: rooms shared through
 :mod:`~tawla.service.coordination`), a room or a token this process does not hold is looked
-for in the database, and a room another process changed is read again (:meth:`refresh`).
+for in the database, and a room is read again when another process changed it (its version
+in the database is read each time the room is asked for: :meth:`refresh`), so a client
+never reads a room older than an action acknowledged by another process.
 """
 
 from __future__ import annotations
@@ -68,7 +70,6 @@ class RoomRegistry:
         if not self.shared:
             return
         if self.store.room_version(room.code) == room.stored_version:
-            room.stale = False
             return
         row = self.store.load_room(room.code)
         if row is None:
@@ -135,10 +136,10 @@ class RoomRegistry:
         tawla.errors.NotFound
         """
         room = self.rooms.get(code.upper()) if isinstance(code, str) else None
-        if self.shared and isinstance(code, str):
+        if self.shared and isinstance(code, str):  # as the database holds it now (one version read)
             if room is None:
                 room = self._read(code.upper())
-            elif room.stale:
+            else:
                 self.refresh(room)
         if room is None:
             raise NotFound(f"no room {quote(code)}")

@@ -178,7 +178,6 @@ class Room:
     _views: dict = field(default_factory=dict)  # (seat, with_match) -> (version, connected, state)
     next_dice: FairDice = field(default_factory=FairDice)  # the next match's dice (secret seed)
     ratings: list | None = None  # each seat's rating change once a rated match is over
-    stale: bool = False  # another process changed the room since it was read
     stored_version: int | None = None  # the version in the database as last read or written here
 
     def __post_init__(self) -> None:
@@ -227,7 +226,6 @@ class Room:
         self.__dict__.pop("_house", None)
         self._public = None
         self._views = {}
-        self.stale = False
 
     @property
     def rated(self) -> bool:
