@@ -36,11 +36,12 @@ import time
 from typing import Any, Iterable
 
 from sqlalchemy import (CheckConstraint, bindparam, Column, Float, Index, Integer, MetaData, String, Table, Text,
-                        create_engine, event, func, inspect, insert, select, update)
+                        create_engine, event, func, insert, select, update)
 from sqlalchemy.engine import Connection, Engine
 
 from ..errors import InvalidAction
 from . import rating_tables as RT
+from .migrations import upgrade
 from .status import RoomStatus
 
 __all__ = ["Store", "hash_token", "STARTING_BALANCE"]
@@ -131,18 +132,6 @@ def _sqlite_pragmas(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def _add_missing_columns(engine: Engine) -> None:
-    """Bring a database written before ``rooms.version`` or ``rooms.dice`` up to the tables
-    above (the ``events`` and ratings tables are made by ``create_all``; its rooms keep their
-    whole match in ``rooms.match`` and load as before; a room without next dice draws them
-    when it loads)."""
-    have = {c["name"] for c in inspect(engine).get_columns("rooms")}
-    for name, kind in (("version", "INTEGER"), ("dice", "TEXT")):
-        if name not in have:
-            with engine.begin() as c:
-                c.exec_driver_sql(f"ALTER TABLE rooms ADD COLUMN {name} {kind}")
-
-
 class Store:
     """The database behind a service (see the module's docstring for the tables).
 
@@ -163,9 +152,7 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             _sqlite_pragmas(self.engine)
         self._lock = threading.Lock()
-        metadata.create_all(self.engine)
-        RT.metadata.create_all(self.engine)
-        _add_missing_columns(self.engine)
+        upgrade(self.engine)  # the schema's newest revision (tawla.service.migrations)
         self._conn = self.engine.connect()  # one connection, used under the lock
         self._save = (update(rooms).where(rooms.c.code == bindparam("room_code"))  # built once: compiled once
                       .values({k: bindparam(k) for k in ROOM_FIELDS}))
