@@ -174,12 +174,14 @@ def _cube(cube: tuple[int, int | None] | None) -> tuple[int, int | None] | None:
 
 
 class _Canvas:
-    """The parts of one picture, in drawing order."""
+    """The parts of one picture, in drawing order; the checker counts (``top``) are drawn
+    last, over the arrows."""
 
     def __init__(self, colors: dict[str, str], prefix: str) -> None:
         self.c = colors
         self.prefix = prefix
         self.parts: list[str] = []
+        self.top: list[str] = []
 
     def add(self, text: str) -> None:
         self.parts.append(text)
@@ -189,8 +191,14 @@ class _Canvas:
         self.add(f"<circle{_attrs(class_=cls, cx=_fmt(x), cy=_fmt(y), r=_R, fill=fill, stroke=edge, stroke_width=1.5, **data)}/>")
 
     def label(self, x: float, y: float, text: str, color: str, size: int = 14, cls: str = "count") -> None:
-        self.add(f"<text{_attrs(class_=cls, x=_fmt(x), y=_fmt(y + size * 0.36), fill=color, font_size=size)}"
-                 f" font-family=\"sans-serif\" font-weight=\"bold\" text-anchor=\"middle\">{xml_text(text)}</text>")
+        """A label; a checker count (``count``, ``off-count``) goes on top, letting a tap
+        through to its checker."""
+        counted = cls in ("count", "off-count")
+        through = ' pointer-events="none"' if counted else ""
+        part = (f"<text{_attrs(class_=cls, x=_fmt(x), y=_fmt(y + size * 0.36), fill=color, font_size=size)}"
+                f" font-family=\"sans-serif\" font-weight=\"bold\" text-anchor=\"middle\"{through}>"
+                f"{xml_text(text)}</text>")
+        (self.top if counted else self.parts).append(part)
 
 
 def board(position: Position, *, dice: Sequence[int] | None = None, cube: tuple[int, int | None] | None = None,
@@ -310,6 +318,7 @@ def board(position: Position, *, dice: Sequence[int] | None = None, cube: tuple[
     _info(cv, position, players, pips, flipped)
     for a in arrow_list:
         _arrow(cv, a, position, seat, flipped)
+    cv.parts += cv.top  # the counts over the arrows that start or end on their stacks
     cv.add("</svg>")
     return "".join(cv.parts)
 
