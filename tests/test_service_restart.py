@@ -191,3 +191,58 @@ def test_a_database_written_before_the_events_table_loads(tmp_path, servers):
     again = servers(f"sqlite:///{path}")
     with httpx.Client(base_url=again.url, timeout=30) as c:
         assert len(Player(c, "OLDONE", "token-0", 0).state()["match"]["events"]) > len(m.events)
+
+
+def test_a_long_session_is_rebuilt_from_its_snapshot_and_writes_stay_flat(db, servers, tmp_path):
+    """A money session past two snapshots: the match's document is written once, each action
+    appends its own event rows (no bigger late in the session than early), a snapshot of the
+    state is written every SNAPSHOT_EVERY events, and after kill -9 the room is rebuilt from
+    the last snapshot and the events after it, equal to the match as it was."""
+    from tawla.service.rooms import SNAPSHOT_EVERY
+    a = servers(db)
+    path = db.removeprefix("sqlite:///")
+    with httpx.Client(base_url=a.url, timeout=30) as c:
+        host = create_room(c, ruleset="backgammon", house="international", length=0, name="Ann")
+        players = {0: host, 1: join(c, host, "Bob")}
+        doc_size = None
+        for _ in range(3000):
+            s = players[0].state()
+            n = len(s["match"]["events"])
+            if n > 2 * SNAPSHOT_EVERY + 37:
+                break
+            if doc_size is None:
+                con = sqlite3.connect(path)
+                doc_size = len(con.execute("SELECT match FROM rooms").fetchone()[0])
+                con.close()
+            p = players[s["to_act"]]
+            mine = p.state()
+            if mine["phase"] == "roll":
+                p.ok("roll")
+            elif mine["phase"] == "move":
+                p.ok("move", move=mine["legal_moves"][0])
+            elif mine["phase"] == "double":
+                p.ok("take")
+        before = players[0].state()
+        a.kill()
+    con = sqlite3.connect(path)
+    doc, snap = con.execute("SELECT match, snapshot FROM rooms").fetchone()
+    sizes = [len(r[0]) for r in con.execute("SELECT event FROM events ORDER BY seq")]
+    con.close()
+    import json
+    snapshot = json.loads(snap)
+    assert len(doc) == doc_size                                      # the document is written once
+    assert 2 * SNAPSHOT_EVERY <= snapshot["n"] < len(before["match"]["events"])
+    assert len(snap) < 4 * doc_size                                  # the state, not the log
+    k = len(sizes) // 4
+    assert sum(sizes[-k:]) / k < 1.5 * sum(sizes[:k]) / k            # late rows no bigger than early ones
+    b = servers(db)
+    with httpx.Client(base_url=b.url, timeout=30) as c:
+        players = rebind(players, c)
+        after = players[0].state()
+        assert after["match"] == before["match"]
+        p = players[after["to_act"]]
+        mine = p.state()
+        if mine["phase"] == "roll":
+            p.ok("roll")
+        else:
+            p.ok("move", move=mine["legal_moves"][0])

@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import dataclass
 
 from ..errors import FormatError, TawlaError, quote
-from .document import _as_format_error, _load
+from .document import _as_format_error, load_document
 from .fair_dice import SCHEME, checked_client_seed, hex32, roll_dice
 from .state_machine import Match
 
@@ -86,7 +86,7 @@ def verify_dice(document) -> DiceVerification:
         Not a match document, dice other than fair dice, or the seed not revealed (a document
         taken from a match in progress).
     """
-    data = _load(document)
+    data = load_document(document)
     cfg, st, events = data.get("config"), data.get("state"), data.get("events")
     if not isinstance(cfg, dict) or not isinstance(st, dict) or not isinstance(events, list):
         raise FormatError("a match document has config, state and events")

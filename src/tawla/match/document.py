@@ -201,7 +201,9 @@ def _rng_from_state(state) -> np.random.Generator | FairDice:
     return np.random.Generator(bitgen)
 
 
-def _load(data) -> dict:
+def load_document(data) -> dict:
+    """A match document (JSON text, or a dict, copied) parsed and checked for its format and
+    version; raises FormatError otherwise."""
     if isinstance(data, (str, bytes, bytearray)):
         try:
             data = json.loads(data, parse_constant=_refuse_constant, parse_float=_finite_float)
@@ -433,7 +435,7 @@ class RecordMixin(TurnsMixin):
             not allow, a log that does not replay, or a state other than the one its log
             gives (the message names the first field that differs).
         """
-        data = _load(data)
+        data = load_document(data)
         _check_keys(data, _DOCUMENT_KEYS, "document")
         cfg, st = data["config"], data["state"]
         _check_keys(cfg, _CONFIG_KEYS, "config")
@@ -450,7 +452,7 @@ class RecordMixin(TurnsMixin):
     def _restore(cls, data, *, clock=None, timeout_policy=None):
         """A match with the state of a document taken as written, checked only for being
         playable (not against its log): for building positions by hand."""
-        data = _load(data)
+        data = load_document(data)
         try:
             cfg, st = data["config"], data["state"]
             _checked_rng_state(cfg["rng"])
@@ -526,11 +528,11 @@ class RecordMixin(TurnsMixin):
             A document without a config object and a list of event objects, or a log that
             does not replay (an action the rules refuse, a different outcome).
         """
-        return cls._replay_loaded(_load(data), clock, timeout_policy)
+        return cls._replay_loaded(load_document(data), clock, timeout_policy)
 
     @classmethod
     def _replay_loaded(cls, data, clock, timeout_policy):
-        """:meth:`replay` of a document already parsed by :func:`_load`."""
+        """:meth:`replay` of a document already parsed by :func:`load_document`."""
         cfg, events = data.get("config"), data.get("events")
         if not isinstance(cfg, dict) or not isinstance(events, list) \
                 or not all(isinstance(ev, dict) for ev in events):
@@ -540,8 +542,29 @@ class RecordMixin(TurnsMixin):
         if cfg["created"] is None:
             m._clock = None
         m._new_game(cfg["created"])
-        m._replaying = True
-        for i, ev in enumerate(events):
+        replay_inputs(m, events, box)
+        replayed = [json_form(ev) for ev in m._events]
+        events = [json_form(ev) for ev in events]
+        if replayed != events:
+            n = next((i for i, (a, b) in enumerate(zip(replayed, events)) if a != b),
+                     min(len(replayed), len(events)))
+            raise FormatError(f"the replayed log differs from the recorded one at event {n}")
+        m._clock = clock
+        return m
+
+
+def replay_inputs(m, events: list, box: dict, first: int = 0) -> None:
+    """Apply again the input events of ``events`` to ``m``, each at its recorded time (set in
+    ``box["t"]``, which ``m``'s clock reads); ``first`` numbers the first event in messages.
+
+    Raises
+    ------
+    tawla.errors.FormatError
+        An event the rules refuse.
+    """
+    m._replaying = True
+    try:
+        for i, ev in enumerate(events, first):
             typ = ev.get("type")
             if typ not in INPUT_EVENTS:
                 continue
@@ -564,12 +587,5 @@ class RecordMixin(TurnsMixin):
                     getattr(m, typ)(p)
             except (TawlaError, *_FORGED) as e:
                 raise FormatError(f"event {i} ({quote(typ)}) does not replay: {quote(str(e), 300)}") from None
+    finally:
         m._replaying = False
-        replayed = [json_form(ev) for ev in m._events]
-        events = [json_form(ev) for ev in events]
-        if replayed != events:
-            n = next((i for i, (a, b) in enumerate(zip(replayed, events)) if a != b),
-                     min(len(replayed), len(events)))
-            raise FormatError(f"the replayed log differs from the recorded one at event {n}")
-        m._clock = clock
-        return m

@@ -17,14 +17,15 @@ from ..errors import ConfigError, InvalidAction, quote
 from ..rules import RulesetLike
 from .house import HouseRules, get_house
 from .mat_export import MatExportMixin
-from .document import RecordMixin, dice_state_json, make_rng
+from .document import dice_state_json, make_rng
 from .fair_dice import FairDice
+from .snapshot import SnapshotMixin
 from .table import TableMixin
 
 __all__ = ["Match"]
 
 
-class Match(RecordMixin, TableMixin, MatExportMixin):
+class Match(SnapshotMixin, TableMixin, MatExportMixin):
     """The whole life of a match (or money session) between players 0 and 1.
 
     Parameters

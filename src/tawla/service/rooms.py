@@ -23,6 +23,9 @@ from .views import legal_views, position_view, public_match
 
 __all__ = ["Member", "Room", "room_options", "house_of", "new_code", "new_token"]
 
+SNAPSHOT_EVERY = 200
+"""Events of a match between two snapshots of its state (:meth:`Room.snapshot_due`)."""
+
 MIN_TURN_SECONDS = 1
 """The shortest turn time a host may choose (seconds), at a house that takes any."""
 
@@ -179,6 +182,7 @@ class Room:
     next_dice: FairDice = field(default_factory=FairDice)  # the next match's dice (secret seed)
     ratings: list | None = None  # each seat's rating change once a rated match is over
     stored_version: int | None = None  # the version in the database as last read or written here
+    snapshot_n: int = 0  # the match's events when its last snapshot (or its document) was written
 
     def __post_init__(self) -> None:
         self.lock = RoomLock(self)
@@ -209,7 +213,8 @@ class Room:
         for m in row["members"]:
             room.members.append(Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"]))
         if row["match"] is not None:
-            room.restore(row["match"], row["events"])
+            snapshot = json.loads(row["snapshot"]) if row.get("snapshot") else None
+            room.restore(row["match"], row["events"], snapshot)
         stored = row.get("version")
         room.version = stored if stored is not None else (room.match.event_count if room.match is not None else 0)
         room.stored_version = stored
@@ -219,7 +224,7 @@ class Room:
         """Become ``other`` (the same room read again from the database), keeping this
         object's lock, sockets and tasks; the cached views are dropped."""
         for name in ("options", "status", "match", "match_json", "saved_events", "match_no", "escrow", "rematch",
-                     "members", "next_dice", "ratings"):
+                     "members", "next_dice", "ratings", "snapshot_n"):
             setattr(self, name, getattr(other, name))
         self.stored_version = other.version
         self.version = max(other.version, self.version + 1)  # a room's version only grows
@@ -286,13 +291,16 @@ class Room:
         self.match_json = self.match.to_json()
         self.saved_events = self.match.event_count
         self.match_no += 1
+        self.snapshot_n = self.saved_events
         self.rematch = set()
         self.status = RoomStatus.PLAYING
         return self.match
 
-    def restore(self, text: str, events: Sequence[str] = ()) -> None:
+    def restore(self, text: str, events: Sequence[str] = (), snapshot: dict | None = None) -> None:
         """Rebuild the match from its document as written at its start and the JSON texts of
-        the events written after it (the engine replays its log exactly); without events the
+        the events written after it: from ``snapshot`` (:meth:`tawla.Match.snapshot`) and the
+        events after it when there is one, else by replaying the whole log (the engine replays
+        it exactly; a snapshot that does not resume falls back to that); without events the
         document's state is checked against its log too (:meth:`tawla.Match.from_json`).
 
         Raises
@@ -304,12 +312,30 @@ class Room:
             doc = json.loads(text)
             if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
                 raise FormatError("a stored match is a tawla-match document")
-            doc["events"] = doc["events"] + [json.loads(e) for e in events]
-            self.match = Match.replay(doc, clock=time.time)
+            log = doc["events"] + [json.loads(e) for e in events]
+            self.match = None
+            if snapshot is not None:
+                try:
+                    self.match = Match.resume(doc, log, snapshot, clock=time.time)
+                    self.snapshot_n = snapshot["n"]
+                except FormatError:
+                    self.match = None
+            if self.match is None:
+                self.match = Match.replay({**doc, "events": log}, clock=time.time)
+                self.snapshot_n = len(doc["events"])
         else:
             self.match = Match.from_json(text, clock=time.time)
+            self.snapshot_n = self.match.event_count
         self.match_json = text
         self.saved_events = self.match.event_count
+
+    def snapshot_due(self) -> str | None:
+        """The JSON of the match's snapshot to write with its next events, when
+        :data:`SNAPSHOT_EVERY` events have been made since the last one; else None."""
+        m = self.match
+        if m is None or m.event_count - self.snapshot_n < SNAPSHOT_EVERY:
+            return None
+        return json.dumps(m.snapshot(), separators=(",", ":"))
 
     def rebuild(self) -> None:
         """The match as written: its document and the events written after it (used when a
@@ -414,6 +440,7 @@ class Room:
                "deadline": None if m is None else m.deadline, "rematch": json.dumps(sorted(self.rematch))}
         if with_match:
             out["match"] = self.match_json
+            out["snapshot"] = None
         if with_match or with_dice:
             out["dice"] = json.dumps(self.next_dice.to_json())
         return out

@@ -18,7 +18,10 @@ Tables
                (coins held), match_no, rematch (JSON list of seats asking for one), created,
                version (the room's version as last written; NULL in databases written before it),
                dice (the provably fair dice of the room's next match, secret seed included:
-               never sent to a client; NULL in databases written before it)
+               never sent to a client; NULL in databases written before it), snapshot (the
+               match's state after its first events, :meth:`tawla.Match.snapshot`, written every
+               :data:`~tawla.service.rooms.SNAPSHOT_EVERY` events: a room is rebuilt from it and
+               the events after it; NULL: from the match's document)
 ``events``     the match's log after the document in ``rooms.match``: room, match_no, seq (the
                event's index in the match's log), event (its JSON); one row per event,
                appended with the action that made it, so that an action costs its own events
@@ -88,6 +91,7 @@ rooms = Table(
     Column("created", Float, nullable=False),
     Column("version", Integer, nullable=True),
     Column("dice", Text, nullable=True),
+    Column("snapshot", Text, nullable=True),
 )
 
 events = Table(

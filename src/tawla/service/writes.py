@@ -11,8 +11,10 @@ The version is not put back: it only grows, so that whoever noted it (a bot thin
 cached view) sees that the room was touched.
 
 A write appends the match's new events to the ``events`` table and updates the room's few
-changing columns; the match's document is written once, when the match starts, so an action
-costs its own events whatever the length of the log.
+changing columns; the match's document is written once, when the match starts, and a
+snapshot of its state every :data:`~tawla.service.rooms.SNAPSHOT_EVERY` events, so an action
+costs its own events whatever the length of the log, and a room is rebuilt from its last
+snapshot and the events after it.
 """
 
 from __future__ import annotations
@@ -47,17 +49,18 @@ class _Noted:
     events: int  # the match's event count
     next_dice: FairDice
     ratings: list | None
+    snapshot_n: int
 
     @classmethod
     def of(cls, room: Room) -> "_Noted":
         m = room.match
         return cls(room.status, room.escrow, m, room.match_json, room.saved_events, room.match_no,
                    frozenset(room.rematch), tuple(room.members), m.event_count if m is not None else 0,
-                   room.next_dice, room.ratings)
+                   room.next_dice, room.ratings, room.snapshot_n)
 
     def restore(self, room: Room) -> None:
         room.status, room.escrow, room.match, room.match_json = self.status, self.escrow, self.match, self.match_json
-        room.next_dice, room.ratings = self.next_dice, self.ratings
+        room.next_dice, room.ratings, room.snapshot_n = self.next_dice, self.ratings, self.snapshot_n
         room.saved_events, room.match_no = self.saved_events, self.match_no
         room.rematch = set(self.rematch)
         room.members[:] = self.members
@@ -108,8 +111,13 @@ class RoomWrites:
             settle = match_payments(room)
             rated = rated_result(room) if room.ratings is None else None
         log_rows = [] if new_match else room.unsaved_events()
-        changes = self.store.save_room(room.code, room.row(with_match=new_match), settle=settle, stakes=stakes,
-                                       log=log_rows, rated=rated)
+        values = room.row(with_match=new_match)
+        snapshot = None if new_match else room.snapshot_due()
+        if snapshot is not None:
+            values["snapshot"] = snapshot
+        changes = self.store.save_room(room.code, values, settle=settle, stakes=stakes, log=log_rows, rated=rated)
+        if snapshot is not None:
+            room.snapshot_n = m.event_count  # type: ignore[union-attr]
         room.saved_events += len(log_rows)
         room.escrow += sum(a for _, a in stakes) - sum(a for _, a, _ in settle)
         if changes is not None:
