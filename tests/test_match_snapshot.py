@@ -73,3 +73,32 @@ def test_events_after_the_snapshot_must_replay_and_snapshots_must_be_snapshots()
             Match.resume(start, events, bad)
     with pytest.raises(errors.FormatError):
         Match.resume("{}", events, snap)
+
+
+@pytest.mark.parametrize("ruleset,house,length,dice", CASES)
+def test_a_copy_catches_up_with_the_events_it_lacks(ruleset, house, length, dice):
+    clock = Clock()
+    rng = FairDice(bytes(range(32))) if dice == "fair" else np.random.default_rng(4)
+    m = Match(ruleset, get_house(house), length, ("A", "B"), rng=rng, clock=clock)
+    copy = Match.from_json(m.to_json(), clock=clock)
+    play = np.random.default_rng(8)
+    for _ in range(40):
+        if m.phase == "over":
+            break
+        n = m.event_count
+        drive(m, play, clock, int(play.integers(1, 6)))
+        copy.catch_up(json.loads(m.to_json())["events"][n:])
+        assert copy.to_json() == m.to_json()
+    behind = Match.from_json(m.to_json(), clock=clock)
+    before = behind.event_count
+    while m.phase != "over" and not any(e.get("player") in (0, 1) and e["type"] in ("roll", "play", "step")
+                                        for e in json.loads(m.to_json())["events"][before:]):
+        drive(m, play, clock, 1)
+    new = json.loads(m.to_json())["events"][before:]
+    k = next((i for i, e in enumerate(new) if e.get("player") in (0, 1) and e["type"] in ("roll", "play", "step")),
+             None)
+    if k is not None:                                           # an action by the other player: refused
+        forged = [dict(e) for e in new]
+        forged[k]["player"] = 1 - forged[k]["player"]
+        with pytest.raises(errors.FormatError):
+            behind.catch_up(forged)

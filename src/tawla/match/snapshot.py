@@ -1,6 +1,7 @@
 """Snapshots of a match: its state after its first ``n`` events, without its log, so that a
 match is rebuilt from its last snapshot and the events after it instead of from its start
-(:meth:`SnapshotMixin.resume`). A store keeps the log (one row per event) and, now and then,
+(:meth:`SnapshotMixin.resume`); and a copy of a match brought up to another's log by the
+events it lacks (:meth:`SnapshotMixin.catch_up`). A store keeps the log (one row per event) and, now and then,
 a snapshot; rebuilding then replays a bounded tail of the log.
 """
 
@@ -16,13 +17,33 @@ __all__ = ["SnapshotMixin"]
 
 
 class SnapshotMixin(RecordMixin):
-    """:meth:`snapshot` and :meth:`resume`."""
+    """:meth:`snapshot`, :meth:`resume` and :meth:`catch_up`."""
 
     def snapshot(self) -> dict:
         """The match's state after its :attr:`event_count` events, its log left out:
         ``{"n": event count, "state": the state part of a document}`` (JSON-able, shared
         with nothing the match changes later)."""
         return {"n": len(self._events), "state": copy.deepcopy(self._state())}
+
+    def catch_up(self, events: list) -> None:
+        """Apply ``events``, the events that follow this match's log (as another copy of the
+        match logged them), each at its recorded time.
+
+        Raises
+        ------
+        tawla.errors.FormatError
+            Events that do not apply, or do not give themselves again: the match is then
+            part way and must be rebuilt (:meth:`resume`, :meth:`replay`).
+        """
+        n = len(self._events)
+        box = {"t": None}
+        clock, self._clock = self._clock, (lambda: box["t"])
+        try:
+            replay_inputs(self, events, box, n)
+        finally:
+            self._clock = clock
+        if [json_form(ev) for ev in self._events[n:]] != [json_form(ev) for ev in events]:
+            raise FormatError(f"the events after event {n} do not replay as recorded")
 
     @classmethod
     def resume(cls, start, events: list, snapshot: dict, *, clock=None, timeout_policy=None):

@@ -71,6 +71,12 @@ class RoomRegistry:
             return
         if self.store.room_version(room.code) == room.stored_version:
             return
+        if room.match is not None:  # the same match moved on: its new events only
+            row = self.store.load_room(room.code, (room.match_no, room.saved_events))
+            if row is not None and room.catch_up(row):
+                for mem in room.members:
+                    self.admit(mem)
+                return
         row = self.store.load_room(room.code)
         if row is None:
             return

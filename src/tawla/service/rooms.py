@@ -220,11 +220,34 @@ class Room:
         room.stored_version = stored
         return room
 
-    def take_from(self, other: "Room") -> None:
+    def catch_up(self, row: dict[str, Any]) -> bool:
+        """Follow what another process wrote, cheaply: ``row`` is the room as
+        :meth:`tawla.service.store.Store.load_room` gives it with the events from
+        :attr:`saved_events` on; when it plays the same match, the events are applied to this
+        match (:meth:`tawla.Match.catch_up`) and the other columns taken. False when it cannot
+        be followed so (another match, or events that do not apply): read the room whole then.
+        """
+        m = self.match
+        if m is None or row["match_no"] != self.match_no or row["match"] != self.match_json:
+            return False
+        other = Room.from_row({**row, "match": None})
+        try:
+            m.catch_up([json.loads(e) for e in row["events"]])
+        except FormatError:
+            return False
+        self.take_from(other, keep_match=True)
+        self.saved_events = m.event_count
+        return True
+
+    def take_from(self, other: "Room", *, keep_match: bool = False) -> None:
         """Become ``other`` (the same room read again from the database), keeping this
-        object's lock, sockets and tasks; the cached views are dropped."""
-        for name in ("options", "status", "match", "match_json", "saved_events", "match_no", "escrow", "rematch",
-                     "members", "next_dice", "ratings", "snapshot_n"):
+        object's lock, sockets and tasks (with ``keep_match``, its match too); the cached
+        views are dropped."""
+        names: tuple[str, ...] = ("options", "status", "match_no", "escrow", "rematch", "members", "next_dice",
+                                  "ratings")
+        if not keep_match:
+            names += ("match", "match_json", "saved_events", "snapshot_n")
+        for name in names:
             setattr(self, name, getattr(other, name))
         self.stored_version = other.version
         self.version = max(other.version, self.version + 1)  # a room's version only grows

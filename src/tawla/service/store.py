@@ -317,14 +317,15 @@ class Store:
         with self._tx() as c:
             return self._rooms(c, rooms.c.status != RoomStatus.CLOSED.value)
 
-    def load_room(self, code: str) -> dict | None:
-        """One room as :meth:`load` gives it (closed or not), or None."""
+    def load_room(self, code: str, since: tuple[int, int] | None = None) -> dict | None:
+        """One room as :meth:`load` gives it (closed or not), or None; with ``since``
+        ``(match_no, seq)``, of that match's events only those from ``seq`` on."""
         with self._tx() as c:
-            got = self._rooms(c, rooms.c.code == code)
+            got = self._rooms(c, rooms.c.code == code, since)
         return got[0] if got else None
 
     @staticmethod
-    def _rooms(c: Connection, where: Any) -> list[dict]:
+    def _rooms(c: Connection, where: Any, since: tuple[int, int] | None = None) -> list[dict]:
         out = [dict(r) for r in c.execute(select(rooms).where(where)).mappings()]
         by_code = {r["code"]: r for r in out}
         for r in out:
@@ -337,6 +338,8 @@ class Store:
                 by_code[m["room"]]["members"].append(dict(m))
         q = select(events.c.room, events.c.match_no, events.c.event).order_by(events.c.room, events.c.match_no,
                                                                            events.c.seq)
+        if one and since is not None:
+            q = q.where(events.c.match_no == since[0], events.c.seq >= since[1])
         for e in c.execute(q.where(events.c.room.in_(one)) if one else q):
             owner = by_code.get(e.room)
             if owner is not None and e.match_no == owner["match_no"]:
