@@ -91,8 +91,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB, *, lo
     sock.listen(2048)  # connections wait in the backlog until the application has started
     bound = sock.getsockname()
     shown = f"[{bound[0]}]" if family == socket.AF_INET6 else bound[0]
+    # frames are small JSON: compressing them costs more CPU than it saves on loopback or a LAN
     common = dict(log_level=log_level, access_log=True, ws_max_size=4 * limits.frame_bytes,
-                  timeout_graceful_shutdown=GRACEFUL_SECONDS)
+                  ws_per_message_deflate=False, timeout_graceful_shutdown=GRACEFUL_SECONDS)
     shared = f"; rooms shared through Redis, {workers} worker{'s' if workers > 1 else ''}" if redis else ""
     announce(f"tawla serve: listening on http://{shown}:{bound[1]} (database {db}{shared}; log level {log_level}; "
              f"stop with Ctrl-C or SIGTERM)")

@@ -84,7 +84,7 @@ class RoomActions:
             What the engine refuses (nothing is written).
         """
         mem = self.registry.member(code, token)
-        room = self.registry.room(code)
+        room = self.registry.room(code, fresh=False)  # read again under its lock
         seat = mem.seat
         if seat is None:
             raise Forbidden("a spectator has no seat to act from")
@@ -127,7 +127,7 @@ class RoomActions:
             The match is not over, or a balance below the stake (the request is then dropped).
         """
         mem = self.registry.member(code, token)
-        room = self.registry.room(code)
+        room = self.registry.room(code, fresh=False)  # read again under its lock
         if mem.seat is None:
             raise Forbidden("a spectator has no seat to ask from")
         async with room.lock:

@@ -4,9 +4,12 @@ the other processes (so that they send it to their sockets).
 
 A process applies an action to a room only under the room's Redis lock (``SET NX PX``, let go
 by a compare-and-delete script, so a lock whose process died lapses after
-:attr:`SharedRooms.lock_seconds`); under the lock it compares the room's version in the
-database with the one it last read or wrote, and reads the room again when they differ. So an
-action is applied once, on the room as the database holds it, whichever process receives
+:attr:`SharedRooms.lock_seconds`). Taking the lock reads ``tawla:version:CODE``, the room's
+version in the database as the last holder left it, and marks it unknown (``?``) until the
+lock is let go with the version then written: a holder that dies mid-write leaves it
+unknown. When it differs from the version this process last read or wrote, or is unknown,
+the room's version is read from the database and the room read again when that differs. So
+an action is applied once, on the room as the database holds it, whichever process receives
 it. After a change the process publishes ``{"code", "version", "origin"}`` on the channel
 :data:`CHANNEL`; the others, when they hold sockets or a timer of the room, read it again
 and send it on (any process reads a room's version from the database each time the room is
@@ -39,9 +42,23 @@ __all__ = ["SharedRooms", "CHANNEL"]
 
 log = logging.getLogger("tawla.service")
 
+REDIS_CONNECTIONS = 64
+"""Connections to Redis a process keeps at most (more callers wait for one)."""
 CHANNEL = "tawla:rooms"
 """The Redis channel of the rooms' changes."""
-_RELEASE = """if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"""
+_ACQUIRE = """if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  local v = redis.call('get', KEYS[2])
+  redis.call('set', KEYS[2], '?')
+  return {1, v or '?'}
+end
+return {0, '?'}"""
+_RELEASE = """if redis.call('get', KEYS[1]) == ARGV[1] then
+  redis.call('set', KEYS[2], ARGV[2])
+  return redis.call('del', KEYS[1])
+end
+return 0"""
+# tawla:version:CODE holds the room's version in the database as its last holder left it, or
+# "?" while a holder may be writing (so a holder that dies leaves "?": read the database).
 
 
 class SharedRooms:
@@ -75,7 +92,9 @@ class SharedRooms:
             raise ConfigError("several processes need the scale extra (pip install 'tawla-engine[scale]')")
         self.url, self.registry, self.tasks, self.on_change = url, registry, tasks, on_change
         self.lock_seconds, self.wait_seconds = lock_seconds, wait_seconds
-        self.redis: Any = aioredis.from_url(url)
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS,
+                                                        timeout=wait_seconds)
+        self.redis: Any = aioredis.Redis(connection_pool=pool)
         self.origin = secrets.token_hex(8)
         self.held: dict[str, str] = {}
         self.listening = asyncio.Event()
@@ -87,19 +106,26 @@ class SharedRooms:
         Raises
         ------
         tawla.errors.LimitExceeded
-            The lock stayed taken for :attr:`wait_seconds`.
+            The lock stayed taken for :attr:`wait_seconds`, or Redis did not answer.
         """
-        key, value = f"tawla:lock:{room.code}", secrets.token_hex(16)
+        keys, value = (f"tawla:lock:{room.code}", f"tawla:version:{room.code}"), secrets.token_hex(16)
         end = time.monotonic() + self.wait_seconds
         pause = 0.001
-        while not await self.redis.set(key, value, nx=True, px=int(self.lock_seconds * 1000)):
+        while True:
+            try:
+                got, version = await self.redis.eval(_ACQUIRE, 2, *keys, value, int(self.lock_seconds * 1000))
+            except aioredis.RedisError as e:
+                raise LimitExceeded(f"room {room.code} cannot be locked now ({type(e).__name__}): try again") from None
+            if got:
+                break
             if time.monotonic() > end:
                 raise LimitExceeded(f"room {room.code} is busy: try again")
             await asyncio.sleep(pause)
             pause = min(0.02, pause * 2)
         self.held[room.code] = value
         try:
-            self.registry.refresh(room)
+            if version in (b"?", "?") or room.stored_version is None or int(version) != room.stored_version:
+                self.registry.refresh(room)  # changed elsewhere, or unknown: read the database
         except BaseException:
             await self.exit(room)
             raise
@@ -108,7 +134,12 @@ class SharedRooms:
         """Let ``room``'s shared lock go (only if this process still holds it)."""
         value = self.held.pop(room.code, None)
         if value is not None:
-            await self.redis.eval(_RELEASE, 1, f"tawla:lock:{room.code}", value)
+            version = "?" if room.stored_version is None else str(room.stored_version)
+            try:
+                await self.redis.eval(_RELEASE, 2, f"tawla:lock:{room.code}", f"tawla:version:{room.code}", value,
+                                      version)
+            except aioredis.RedisError as e:  # the lock lapses by itself; its version stays "?"
+                log.warning("room %s: its lock was not let go: %s", room.code, e)
 
     def changed(self, room: Room) -> None:
         """Tell the other processes that ``room`` is at its version now."""

@@ -122,7 +122,7 @@ class Lobby:
         tawla.errors.LimitExceeded
             The room has its :attr:`Limits.spectators` spectators.
         """
-        room = self.registry.room(code)
+        room = self.registry.room(code, fresh=False)  # read again under its lock
         async with room.lock:
             seat_token = new_token()
             if room.status != RoomStatus.WAITING or room.seat(1) is not None:
@@ -174,7 +174,7 @@ class Lobby:
             Seat 1 is taken, or a coin table (bots play for no coins).
         """
         mem = self.registry.member(code, token)
-        room = self.registry.room(code)
+        room = self.registry.room(code, fresh=False)  # read again under its lock
         if mem.seat != 0:
             raise Forbidden("only the host adds a bot")
         if level not in levels():
@@ -202,7 +202,7 @@ class Lobby:
             not printable text of at most 64 characters.
         """
         mem = self.registry.member(code, token)
-        room = self.registry.room(code)
+        room = self.registry.room(code, fresh=False)  # read again under its lock
         if mem.seat is None:
             raise Forbidden("a spectator has no seat to seed the dice of")
         seat = mem.seat

@@ -134,8 +134,10 @@ class RoomRegistry:
             raise Unauthorized("unknown account token")
         return acc
 
-    def room(self, code: str) -> Room:
-        """The room ``code`` (case-insensitive).
+    def room(self, code: str, *, fresh: bool = True) -> Room:
+        """The room ``code`` (case-insensitive); with several processes, as the database
+        holds it now, or with ``fresh`` False as last read (for a caller that takes its lock,
+        under which it is read again).
 
         Raises
         ------
@@ -145,7 +147,7 @@ class RoomRegistry:
         if self.shared and isinstance(code, str):  # as the database holds it now (one version read)
             if room is None:
                 room = self._read(code.upper())
-            else:
+            elif fresh:
                 self.refresh(room)
         if room is None:
             raise NotFound(f"no room {quote(code)}")

@@ -419,15 +419,29 @@ class Room:
         return text
 
     def _state(self, viewer: Member | None) -> dict[str, Any]:
+        out = dict(self._common())
+        out["you"] = None if viewer is None else viewer.seat
+        m = self.match
+        if m is not None and viewer is not None and viewer.seat is not None and viewer.seat == m.to_act:
+            out["legal_moves"], out["legal_steps"] = legal_views(m)
+        return out
+
+    def _common(self) -> dict[str, Any]:
+        """The part of :meth:`state` every viewer shares, made once per version and set of
+        connected seats."""
+        connected = frozenset(self.sockets.values())
+        hit = self._views.get("common")
+        if hit is not None and hit[0] == self.version and hit[1] == connected:
+            return hit[2]
         m = self.match
         seats = []
         for n in (0, 1):
             s = self.seat(n)
             seats.append(None if s is None else {"seat": n, "name": s.name, "bot": s.bot,
-                                                 "connected": s.bot is not None or n in self.sockets.values()})
+                                                 "connected": s.bot is not None or n in connected})
         out: dict[str, Any] = {
             "code": self.code, "status": self.status, "options": dict(self.options), "seats": seats,
-            "you": None if viewer is None else viewer.seat, "spectators": sum(1 for x in self.members if x.seat is None),
+            "you": None, "spectators": sum(1 for x in self.members if x.seat is None),
             "match_no": self.match_no, "rematch": sorted(self.rematch), "version": self.version,
             "phase": "waiting" if m is None else m.phase, "turn": None, "to_act": None, "dice": None,
             "dice_left": [], "score": [0, 0], "length": self.options["length"],
@@ -450,8 +464,7 @@ class Room:
                 "played_steps": [{"from": s.from_point, "to": s.to_point, "dice": list(s.dice), "hit": bool(s.hit)}
                                  for s in m.played_steps],
             })
-            if viewer is not None and viewer.seat is not None and viewer.seat == m.to_act:
-                out["legal_moves"], out["legal_steps"] = legal_views(m)
+        self._views["common"] = (self.version, connected, out)
         return out
 
     def row(self, *, with_match: bool = False, with_dice: bool = False) -> dict[str, Any]:
