@@ -231,3 +231,34 @@ def test_a_finished_match_is_analysed_for_its_room_once(client):
     spectator = client.post(f"/v1/rooms/{host.code}/join", json={"name": "Sam"}).json()
     again = client.get(s["analysis"]["json"], headers={"Authorization": f"Bearer {spectator['token']}"})
     assert again.status_code == 200 and again.text == r.text   # made once, kept
+
+
+def test_an_analysis_outlives_a_request_that_gives_up(monkeypatch):
+    import asyncio
+    import time as _time
+
+    from tawla.service import match_analysis as MA
+
+    calls = []
+
+    def slow(record, title):
+        calls.append(title)
+        _time.sleep(0.3)
+        return "<html/>", "{}"
+
+    monkeypatch.setattr(MA, "analyse", slow)
+
+    async def main():
+        a = MA.MatchAnalyses()
+        try:
+            first = asyncio.ensure_future(a.of("ROOM01", 1, None))
+            second = asyncio.ensure_future(a.of("ROOM01", 1, None))
+            await asyncio.sleep(0.05)
+            first.cancel()                                   # the first client goes away
+            assert await second == ("<html/>", "{}")         # the other still gets it
+            assert await a.of("ROOM01", 1, None) == ("<html/>", "{}")   # kept: not made again
+        finally:
+            a.close()
+
+    asyncio.run(main())
+    assert len(calls) == 1

@@ -186,3 +186,52 @@ def test_stakes_paid_through_both_processes_never_overdraw(pair):
     assert sorted(x.status_code for x in answers) == [200, 200, 200, 409], [x.text for x in answers]
     me = b.get("/v1/accounts/me", headers=payer).json()
     assert me["balance"] == 100 and sum(e["amount"] for e in me["ledger"]) == 100
+
+
+def test_a_process_holding_an_old_copy_still_fires_a_dead_process_deadline(pg_url, redis_url, tmp_path):
+    """b reads the waiting room (listing the tables) before a makes it a match and dies: b's
+    copy has no match, yet the deadline that passed in the database fires on b."""
+    servers = [Server(pg_url, cwd=str(tmp_path), redis=redis_url).start() for _ in range(2)]
+    try:
+        a, b = (httpx.Client(base_url=s.url, timeout=30) for s in servers)
+        r = a.post("/v1/rooms", json={"name": "Ann", "length": 3, "turn_seconds": 1, "public": True})
+        code, token = r.json()["code"], r.json()["token"]
+        assert code in [x["code"] for x in b.get("/v1/tables").json()]       # b holds the waiting room
+        a.post(f"/v1/rooms/{code}/join", json={"name": "Bob"})
+        version = Player(a, code, token, 0).state()["version"]
+        servers[0].kill()
+        end = time.monotonic() + 15
+        while (now := Player(b, code, token, 0).state())["version"] == version:
+            assert time.monotonic() < end, "the deadline never fired on b"
+            time.sleep(0.2)
+        assert any(e["type"] == "timeout" for e in now["match"]["events"])
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_a_player_connected_through_another_process_does_not_forfeit(pg_url, redis_url, tmp_path):
+    servers = [Server(pg_url, cwd=str(tmp_path), redis=redis_url, limits={"grace_floor": 0.5}).start()
+               for _ in range(2)]
+    try:
+        a = httpx.Client(base_url=servers[0].url, timeout=30)
+        acc = [a.post("/v1/accounts", json={"name": n, "house": "saharat"}).json()["token"] for n in ("Ann", "Bob")]
+        r = a.post("/v1/rooms", json={"name": "Ann", "house": "saharat", "ruleset": "tawla31-saharat", "stake": 10,
+                                      "grace_seconds": 1, "length": 1, "turn_seconds": 60},
+                   headers={"Authorization": f"Bearer {acc[0]}"})
+        assert r.status_code == 201, r.text
+        code, token = r.json()["code"], r.json()["token"]
+        a.post(f"/v1/rooms/{code}/join", json={"name": "Bob"}, headers={"Authorization": f"Bearer {acc[1]}"})
+        ann = Player(a, code, token, 0)
+        with ws_connect(pair_b := servers[1], code, token) as on_b:     # Ann's socket on b stays open
+            on_b.recv(timeout=10)
+            with ws_connect(servers[0], code, token) as on_a:           # and the one on a drops
+                on_a.recv(timeout=10)
+            time.sleep(2.5)                                              # past the 1 s grace period
+            s = ann.state()
+            assert s["phase"] != "over" and s["match"]["state"]["away"][0] is None, s["end_reason"]
+            assert s["seats"][0]["connected"] is True
+        assert pair_b.proc.poll() is None
+    finally:
+        for s in servers:
+            s.stop()

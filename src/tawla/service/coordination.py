@@ -49,9 +49,18 @@ CHANNEL = "tawla:rooms"
 _ACQUIRE = """if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local v = redis.call('get', KEYS[2])
   redis.call('set', KEYS[2], '?')
-  return {1, v or '?'}
+  local seats = {}
+  local h = redis.call('hgetall', KEYS[3])
+  for i = 1, #h, 2 do
+    local origin, seat = string.match(h[i], '^(.*):(%d)$')
+    if origin and origin ~= ARGV[3] and tonumber(h[i + 1]) > 0
+        and redis.call('exists', 'tawla:alive:' .. origin) == 1 then
+      table.insert(seats, seat)
+    end
+  end
+  return {1, v or '?', seats}
 end
-return {0, '?'}"""
+return {0, '?', {}}"""
 _RELEASE = """if redis.call('get', KEYS[1]) == ARGV[1] then
   redis.call('set', KEYS[2], ARGV[2])
   return redis.call('del', KEYS[1])
@@ -59,6 +68,10 @@ end
 return 0"""
 # tawla:version:CODE holds the room's version in the database as its last holder left it, or
 # "?" while a holder may be writing (so a holder that dies leaves "?": read the database).
+# tawla:sockets:CODE counts each process's open sockets per seat (field "ORIGIN:SEAT"); a
+# process is alive while tawla:alive:ORIGIN lasts (renewed every second, lapsing after
+# ALIVE_SECONDS), so the sockets of a dead process stop counting.
+ALIVE_SECONDS = 5.0
 
 
 class SharedRooms:
@@ -108,12 +121,14 @@ class SharedRooms:
         tawla.errors.LimitExceeded
             The lock stayed taken for :attr:`wait_seconds`, or Redis did not answer.
         """
-        keys, value = (f"tawla:lock:{room.code}", f"tawla:version:{room.code}"), secrets.token_hex(16)
+        keys = (f"tawla:lock:{room.code}", f"tawla:version:{room.code}", f"tawla:sockets:{room.code}")
+        value = secrets.token_hex(16)
         end = time.monotonic() + self.wait_seconds
         pause = 0.001
         while True:
             try:
-                got, version = await self.redis.eval(_ACQUIRE, 2, *keys, value, int(self.lock_seconds * 1000))
+                got, version, seats = await self.redis.eval(_ACQUIRE, 3, *keys, value,
+                                                            int(self.lock_seconds * 1000), self.origin)
             except aioredis.RedisError as e:
                 raise LimitExceeded(f"room {room.code} cannot be locked now ({type(e).__name__}): try again") from None
             if got:
@@ -123,23 +138,42 @@ class SharedRooms:
             await asyncio.sleep(pause)
             pause = min(0.02, pause * 2)
         self.held[room.code] = value
+        room.remote_seats = frozenset(int(x) for x in seats)
         try:
             if version in (b"?", "?") or room.stored_version is None or int(version) != room.stored_version:
                 self.registry.refresh(room)  # changed elsewhere, or unknown: read the database
         except BaseException:
-            await self.exit(room)
+            await self.exit(room, failed=True)
             raise
 
-    async def exit(self, room: Room) -> None:
-        """Let ``room``'s shared lock go (only if this process still holds it)."""
+    async def exit(self, room: Room, failed: bool = False) -> None:
+        """Let ``room``'s shared lock go (only if this process still holds it), leaving the
+        room's version as written; after a failure (``failed``: what was written is not
+        known for sure) leaving it unknown, so that the next holder reads the database."""
         value = self.held.pop(room.code, None)
         if value is not None:
-            version = "?" if room.stored_version is None else str(room.stored_version)
+            version = "?" if failed or room.stored_version is None else str(room.stored_version)
             try:
                 await self.redis.eval(_RELEASE, 2, f"tawla:lock:{room.code}", f"tawla:version:{room.code}", value,
                                       version)
             except aioredis.RedisError as e:  # the lock lapses by itself; its version stays "?"
                 log.warning("room %s: its lock was not let go: %s", room.code, e)
+
+    async def count_socket(self, code: str, seat: int, change: int) -> None:
+        """Count a socket of ``seat`` opened (``change`` 1) or closed (-1) on this process."""
+        try:
+            await self.redis.hincrby(f"tawla:sockets:{code}", f"{self.origin}:{seat}", change)
+        except aioredis.RedisError as e:  # the count is read under the lock; a lost one errs on "connected"
+            log.warning("room %s: a socket was not counted: %s", code, e)
+
+    async def alive_forever(self) -> None:
+        """Say every second that this process is alive (its sockets count while it is)."""
+        while True:
+            try:
+                await self.redis.set(f"tawla:alive:{self.origin}", 1, px=int(ALIVE_SECONDS * 1000))
+            except aioredis.RedisError as e:
+                log.warning("Redis did not answer: %s", e)
+            await asyncio.sleep(1.0)
 
     def changed(self, room: Room) -> None:
         """Tell the other processes that ``room`` is at its version now."""

@@ -95,6 +95,7 @@ class Hub:
         self.shared = (SharedRooms(redis_url, self.registry, self.tasks, self._changed_elsewhere)
                        if redis_url else None)
         self.registry.guard = self.shared
+        self.sockets.presence = self.shared
 
     @property
     def rooms(self) -> dict[str, Room]:
@@ -141,16 +142,23 @@ class Hub:
 
     async def fire_due_forever(self) -> None:
         """Several processes: every :data:`DUE_SECONDS`, arm the timer of each room whose
-        deadline passed, wherever it was armed (it fires once: under the shared lock)."""
+        deadline passed in the database, the room read as the database holds it (whichever
+        process armed its timer; it fires once: under the shared lock)."""
         while True:
             await asyncio.sleep(DUE_SECONDS)
             try:
-                for code in self.store.due_rooms(time.time()):
-                    room = self.registry.rooms.get(code) or self.registry.room(code)
-                    if room.timer is None or room.timer.done():
-                        self.timers.arm(room)
-            except TawlaError as e:
+                due = self.store.due_rooms(time.time())
+            except Exception as e:  # the database away: try again at the next pass
                 log.error("looking for deadlines: %s", e)
+                continue
+            for code in due:
+                try:
+                    room = self.registry.room(code)  # read again when another process moved it
+                except TawlaError as e:  # one unreadable room does not hold up the others
+                    log.error("room %s: its deadline cannot be fired: %s", code, e)
+                    continue
+                if room.timer is None or room.timer.done():
+                    self.timers.arm(room)
 
     async def start(self) -> None:
         """Load every open room from the database, arm its timer (a deadline already passed
@@ -170,6 +178,7 @@ class Hub:
         self.tasks.spawn(self.sweep_forever())
         if self.shared is not None:
             self.tasks.spawn(self.shared.listen())
+            self.tasks.spawn(self.shared.alive_forever())
             self.tasks.spawn(self.fire_due_forever())
             await asyncio.wait_for(self.shared.listening.wait(), timeout=10)
 

@@ -53,19 +53,21 @@ class MatchAnalyses:
             self._done.move_to_end(key)
             return hit
         fut = self._making.get(key)
-        if fut is None:
-            fut = asyncio.get_running_loop().run_in_executor(
-                self._pool, analyse, record, f"tawla analysis: room {code}, match {match_no}")
+        if fut is None:  # the analysis belongs to no request: one that gives up cancels nothing
+            fut = asyncio.ensure_future(self._make(key, record))
             self._making[key] = fut
-            try:
-                out = await fut
-            finally:
-                del self._making[key]
-            self._done[key] = out
-            while len(self._done) > CACHED:
-                self._done.popitem(last=False)
-            return out
         return await asyncio.shield(fut)
+
+    async def _make(self, key: tuple[str, int], record: Any) -> tuple[str, str]:
+        try:
+            out = await asyncio.get_running_loop().run_in_executor(
+                self._pool, analyse, record, f"tawla analysis: room {key[0]}, match {key[1]}")
+        finally:
+            del self._making[key]
+        self._done[key] = out
+        while len(self._done) > CACHED:
+            self._done.popitem(last=False)
+        return out
 
     def close(self) -> None:
         """Stop the thread (an analysis in progress is dropped)."""

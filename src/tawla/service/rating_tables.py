@@ -116,6 +116,9 @@ def rate_result(c: Connection, room: str, match_no: int, ruleset: str, kind: str
     list of dict
         Per seat ``{"before", "after", "change", "deviation"}`` (ratings in Glicko points).
     """
+    if c.dialect.name == "postgresql":  # processes rating the same player (a bot) at once take turns
+        for key in sorted(set(players)):
+            c.exec_driver_sql("SELECT pg_advisory_xact_lock(hashtext(%(key)s))", {"key": f"rating:{key}"})
     done = changes_of_match(c, room, match_no)
     if done is not None:
         return done

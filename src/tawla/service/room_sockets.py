@@ -34,6 +34,11 @@ class RoomSockets:
 
     def __init__(self, writes: RoomWrites, limits: Limits, metrics: Metrics, after: Callable[[Room], None]) -> None:
         self.writes, self.limits, self.metrics, self.after = writes, limits, metrics, after
+        self.presence: Any = None  # several processes: where a seat's open sockets are counted
+
+    async def _count(self, room: Room, seat: int | None, change: int) -> None:
+        if self.presence is not None and seat is not None:
+            await self.presence.count_socket(room.code, seat, change)
 
     def broadcast(self, room: Room) -> None:
         """Queue for each of the room's sockets its view of the state (without the match record)
@@ -78,12 +83,15 @@ class RoomSockets:
             self._new_events(room)  # what happened while no socket was open is in the state
         room.sockets[q] = mem.seat
         self.metrics.sockets.inc()
+        await self._count(room, mem.seat, 1)
         if mem.seat is not None:
             room.idle_timeouts = 0
         m = room.match
         if mem.seat is not None and m is not None and m.phase != Phase.OVER and m.away[mem.seat] is not None:
             async with room.lock:
-                self.writes.commit(room, lambda: m.reconnect(mem.seat))
+                m = room.match  # as read again under the lock
+                if m is not None and m.phase != Phase.OVER and m.away[mem.seat] is not None:
+                    self.writes.commit(room, lambda: m.reconnect(mem.seat))
             self.after(room)
         else:
             q.put_nowait({"type": "state", "state": room.state(mem if mem.seat is not None else None,
@@ -91,15 +99,17 @@ class RoomSockets:
 
     async def disconnect(self, room: Room, mem: Member, q: Any, *, report: bool = True) -> None:
         """A socket closes: on a coin table with a grace period, a player with no socket left
-        is reported gone (he forfeits unless he is back within the grace period); not when
-        ``report`` is False (the server is stopping)."""
+        (on any process) is reported gone (he forfeits unless he is back within the grace
+        period); not when ``report`` is False (the server is stopping)."""
         if room.sockets.pop(q, False) is not False:
             self.metrics.sockets.dec()
+            await self._count(room, mem.seat, -1)
         m = room.match
         if (not report or mem.seat is None or m is None or m.phase == Phase.OVER or mem.seat in room.sockets.values()
                 or not room.stake or room.house.grace_period is None or m.away[mem.seat] is not None):
             return
-        async with room.lock:
-            if m.phase != Phase.OVER and m.away[mem.seat] is None:
+        async with room.lock:  # read again under it, with the seats connected on other processes
+            m = room.match
+            if m is not None and m.phase != Phase.OVER and m.away[mem.seat] is None and not room.connected(mem.seat):
                 self.writes.commit(room, lambda: m.disconnect(mem.seat))
         self.after(room)

@@ -134,7 +134,7 @@ class RoomLock:
     async def __aexit__(self, *exc: Any) -> None:
         try:
             if self.guard is not None:
-                await self.guard.exit(self.room)
+                await self.guard.exit(self.room, failed=exc[0] is not None)
         finally:
             self.local.release()
 
@@ -183,9 +183,19 @@ class Room:
     ratings: list | None = None  # each seat's rating change once a rated match is over
     stored_version: int | None = None  # the version in the database as last read or written here
     snapshot_n: int = 0  # the match's events when its last snapshot (or its document) was written
+    remote_seats: frozenset = frozenset()  # seats with a socket open on another process (as of the last lock)
 
     def __post_init__(self) -> None:
         self.lock = RoomLock(self)
+
+    def presence(self) -> frozenset:
+        """The seats (None: spectators) with a socket open here or, several processes
+        serving the room, on another process."""
+        return frozenset(self.sockets.values()) | self.remote_seats
+
+    def connected(self, seat: int | None) -> bool:
+        """Whether ``seat`` has a socket open, on this process or another."""
+        return seat in self.sockets.values() or seat in self.remote_seats
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> "Room":
@@ -213,7 +223,10 @@ class Room:
         for m in row["members"]:
             room.members.append(Member(room.code, m["seat"], m["name"], m["token"], m["account"], m["bot"]))
         if row["match"] is not None:
-            snapshot = json.loads(row["snapshot"]) if row.get("snapshot") else None
+            try:
+                snapshot = json.loads(row["snapshot"]) if row.get("snapshot") else None
+            except ValueError:  # an unreadable snapshot: the whole log is replayed
+                snapshot = None
             room.restore(row["match"], row["events"], snapshot)
         stored = row.get("version")
         room.version = stored if stored is not None else (room.match.event_count if room.match is not None else 0)
@@ -396,7 +409,7 @@ class Room:
         version of the room and viewer's seat, and shared: callers do not change it.
         """
         key = (None if viewer is None else viewer.seat, with_match)
-        connected = frozenset(self.sockets.values())
+        connected = self.presence()
         hit = self._views.get(key)
         if hit is not None and hit[0] == self.version and hit[1] == connected:
             return hit[2]
@@ -429,7 +442,7 @@ class Room:
     def _common(self) -> dict[str, Any]:
         """The part of :meth:`state` every viewer shares, made once per version and set of
         connected seats."""
-        connected = frozenset(self.sockets.values())
+        connected = self.presence()
         hit = self._views.get("common")
         if hit is not None and hit[0] == self.version and hit[1] == connected:
             return hit[2]

@@ -8,7 +8,8 @@ rating for the ruleset and kind, 1500 for a guest or a new player; a rated seek 
 account). The older seeker hosts the room (seat 0). A seek is known to its seeker by its id
 and a token (``GET``/``DELETE /v1/seeks/{id}`` with the token as bearer); once paired it
 gives the room's code and the seeker's seat token. Seeks live in the process's memory: a
-restart drops those still waiting (the rooms they made are stored like any other).
+restart drops those still waiting (the rooms they made are stored like any other), and a
+service of several processes refuses them (a seeker would be seen by one process only).
 """
 
 from __future__ import annotations
@@ -113,7 +114,11 @@ class Seeks:
             A rated seek without an account token, or a token that is not an account's.
         tawla.errors.LimitExceeded
             Too many seeks open, of this address or in all.
+        tawla.errors.InvalidAction
+            The service runs on several processes (seeks are kept by one).
         """
+        if self.lobby.registry.shared:
+            raise InvalidAction("quick pairing is served by a service of one process; here, make or join a room")
         opts = room_options(body["ruleset"], body["house"], body.get("length"), body.get("turn_seconds"),
                             False, 0, None, "turn_seconds" in body, rated=body.get("rated", False))
         table = {k: opts.get(k) for k in TABLE_FIELDS}

@@ -105,10 +105,10 @@ class Timers:
             return None
         seat = m.to_act
         mem = room.seat(seat) if seat is not None else None
-        if mem is None or mem.bot is not None or seat in room.sockets.values():
+        if mem is None or mem.bot is not None or room.connected(seat):
             return None
         if room.bot_seat() is not None:
             return seat
-        if room.stake or any(s is not None for s in room.sockets.values()):
+        if room.stake or any(s is not None for s in room.presence()):
             return None
         return seat
