@@ -14,7 +14,7 @@ from ...errors import InvalidAction
 from .. import schemas as S
 from ..sockets import room_socket
 from ..status import RoomStatus
-from .common import address, hub, token
+from .common import address, hub, table_options, token
 
 __all__ = ["router"]
 
@@ -24,12 +24,7 @@ E = S.ERRORS
 
 @router.post("/v1/rooms", response_model=S.RoomCreated, status_code=201, responses=E)
 async def create_room(request: Request, body: S.RoomRequest, bearer: Optional[str] = Depends(token)) -> dict:
-    data = body.model_dump()
-    if "turn_seconds" not in body.model_fields_set:
-        del data["turn_seconds"]
-    elif data["turn_seconds"] is not None and float(data["turn_seconds"]).is_integer():
-        data["turn_seconds"] = int(data["turn_seconds"])
-    return hub(request).lobby.create_room(data, bearer, address(request))
+    return hub(request).lobby.create_room(table_options(body), bearer, address(request))
 
 
 @router.post("/v1/rooms/{code}/join", response_model=S.Joined, responses=E)

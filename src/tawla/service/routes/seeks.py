@@ -9,7 +9,7 @@ from typing import Optional
 from fastapi import APIRouter, Depends, Request
 
 from .. import schemas as S
-from .common import address, hub, token
+from .common import address, hub, table_options, token
 
 __all__ = ["router"]
 
@@ -19,12 +19,7 @@ E = S.ERRORS
 
 @router.post("/v1/seeks", response_model=S.SeekView, status_code=201, responses=E)
 async def seek(request: Request, body: S.SeekRequest, bearer: Optional[str] = Depends(token)) -> dict:
-    data = body.model_dump()
-    if "turn_seconds" not in body.model_fields_set:
-        del data["turn_seconds"]
-    elif data["turn_seconds"] is not None and float(data["turn_seconds"]).is_integer():
-        data["turn_seconds"] = int(data["turn_seconds"])
-    return await hub(request).seeks.seek(data, bearer, address(request))
+    return await hub(request).seeks.seek(table_options(body), bearer, address(request))
 
 
 @router.get("/v1/seeks/{seek_id}", response_model=S.SeekView, responses=E)
