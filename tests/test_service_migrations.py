@@ -87,6 +87,8 @@ def test_an_old_database_is_upgraded_in_place_and_its_room_resumes(tmp_path, wit
     assert revision(engine) == HEAD
     cols = {x["name"] for x in sqlalchemy.inspect(engine).get_columns("rooms")}
     assert {"version", "dice"} <= cols and sqlalchemy.inspect(engine).has_table("rating_changes")
+    with engine.connect() as c:  # the next match's dice drawn at the first start are kept
+        assert json.loads(c.exec_driver_sql("SELECT dice FROM rooms").scalar_one())["commitment"]
     engine.dispose()
 
 

@@ -173,6 +173,11 @@ class Hub:
             # a restart is a change: the version goes on from the one written
             room.stored_version = row.get("version")
             room.version += 1
+            if not row.get("dice"):  # a room from before the column: its newly drawn dice kept
+                try:
+                    self.writes.commit(room, None, lambda r: self.writes.save_columns(r, with_dice=True))
+                except Exception as e:  # written at its next change instead
+                    log.error("room %s: its next dice were not written: %s", room.code, e)
             self.registry.add(room)
             self.after(room)
         self.tasks.spawn(self.sweep_forever())

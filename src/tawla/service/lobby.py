@@ -188,6 +188,19 @@ class Lobby:
         self.after(room)
         return {"seat": 1, "level": level}
 
+    async def abandon(self, code: str) -> None:
+        """Close a room still waiting for its second seat that its maker gave up (a pairing
+        that could not be finished): it leaves memory and its tokens expire. No-op for a
+        room that is not waiting."""
+        room = self.registry.rooms.get(code)
+        if room is None:
+            return
+        async with room.lock:
+            if room.status != RoomStatus.WAITING or room.seat(1) is not None:
+                return
+            self.writes.commit(room, lambda: setattr(room, "status", RoomStatus.CLOSED), self.writes.save_columns)
+        self.registry.evict(room)
+
     async def set_client_seed(self, code: str, token: str | None, text: str) -> dict[str, Any]:
         """``POST /v1/rooms/{code}/client-seed``: the seat's client seed for the room's next
         match (while the room waits for a player, or between a match and its rematch):

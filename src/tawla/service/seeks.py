@@ -204,12 +204,17 @@ class Seeks:
             self.paired.pop(next(iter(self.paired)))
 
     async def _pair(self, host: Seek, guest: Seek) -> bool:
-        """Make the room of two seekers (the older hosts); False when it cannot be made (the
-        host's seek fails, saying why)."""
+        """Make the room of two seekers (the older hosts); False when it cannot be made: the
+        host's seek fails, saying why, when his room cannot be made; when the guest cannot sit
+        down the room is closed and the host's seek waits on."""
+        made = None
         try:
             made = self.lobby.create_room(self._room_body(host), host.account_token, host.address)
             joined = await self.lobby.join(made["code"], guest.name, guest.account_token)
         except TawlaError as e:
+            if made is not None:  # the guest could not sit down: the host's seek goes on waiting
+                await self.lobby.abandon(made["code"])
+                return False
             self._fail(host, e)
             return False
         host.paired = {"room": made["code"], "room_token": made["token"], "seat": 0, "opponent": guest.name}
@@ -237,11 +242,14 @@ class Seeks:
             if due == s.expires:
                 self._drop(s)
                 return
+            made = None
             try:
                 made = self.lobby.create_room(self._room_body(s), s.account_token, s.address)
                 token = made["token"]
                 await self.lobby.add_bot(made["code"], token, s.bot or "ply0")
             except TawlaError as e:
+                if made is not None:
+                    await self.lobby.abandon(made["code"])
                 self._fail(s, e)
                 return
             s.paired = {"room": made["code"], "room_token": token, "seat": 0, "opponent": f"Bot ({s.bot})"}

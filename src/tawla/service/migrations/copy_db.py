@@ -2,7 +2,9 @@
 URL``): both brought to the newest revision, every table copied row for row (ids kept, the
 target's sequences moved past them), then the copy checked: the same rows in every table and
 the same balance, ledger sum and escrow for every account and room. The copy is one
-transaction on the target: a failed check leaves the target as it was.
+transaction on the target: a failed check leaves its tables empty (the schema made). Copy a
+deployment that is stopped: the source is read table by table, so one that changes while it
+is read fails the check.
 """
 
 from __future__ import annotations
