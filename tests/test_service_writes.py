@@ -136,3 +136,23 @@ def test_a_bot_thinking_across_a_failed_timer_write_plays_on(tmp_path, monkeypat
             store.close()
 
     asyncio.run(run())
+
+
+def test_a_fenced_write_of_a_room_moved_elsewhere_writes_nothing(tmp_path):
+    """Several processes fence each write with the version the writer last read or wrote: a
+    room at another version in the database refuses the write whole (events included)."""
+    from tawla.errors import InvalidAction
+    from tawla.service.store import Store
+    store = Store(f"sqlite:///{tmp_path / 'fence.db'}")
+    try:
+        store.create_room("FENCE1", {"ruleset": "backgammon", "length": 1}, {"seat": 0, "name": "a", "token": "t"})
+        cols = {"status": "playing", "deadline": None, "match_no": 1, "rematch": "[]"}
+        store.save_room("FENCE1", {**cols, "version": 1}, log=[(1, 0, "{}")], expected=0)
+        with pytest.raises(InvalidAction):
+            store.save_room("FENCE1", {**cols, "version": 2}, log=[(1, 1, "{}")], expected=0)   # stale writer
+        assert store.room_version("FENCE1") == 1
+        assert store.load_room("FENCE1")["events"] == ["{}"]
+        store.save_room("FENCE1", {**cols, "version": 2}, log=[(1, 1, "{}")], expected=1)
+        assert store.room_version("FENCE1") == 2
+    finally:
+        store.close()

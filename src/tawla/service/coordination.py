@@ -10,7 +10,8 @@ lock is let go with the version then written: a holder that dies mid-write leave
 unknown. When it differs from the version this process last read or wrote, or is unknown,
 the room's version is read from the database and the room read again when that differs. So
 an action is applied once, on the room as the database holds it, whichever process receives
-it. After a change the process publishes ``{"code", "version", "origin"}`` on the channel
+it; and each write is fenced by that version (:meth:`tawla.service.store.Store.save_room`'s
+``expected``), so a holder whose lock lapsed while it was slow writes nothing. After a change the process publishes ``{"code", "version", "origin"}`` on the channel
 :data:`CHANNEL`; the others, when they hold sockets or a timer of the room, read it again
 and send it on (any process reads a room's version from the database each time the room is
 asked for, so none answers an older state than one acknowledged elsewhere). Deadlines: every process looks for rooms

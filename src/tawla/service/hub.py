@@ -96,6 +96,7 @@ class Hub:
                        if redis_url else None)
         self.registry.guard = self.shared
         self.sockets.presence = self.shared
+        self.writes.shared = self.shared is not None
 
     @property
     def rooms(self) -> dict[str, Room]:

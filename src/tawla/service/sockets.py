@@ -25,6 +25,7 @@ import json
 import logging
 from typing import Any, Optional
 
+import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
@@ -114,7 +115,7 @@ class Connection:
                     if self.reader is not None:
                         self.reader.cancel()
                     return
-                await self.ws.send_text(json.dumps(frame, separators=(",", ":")))
+                await self.ws.send_text(orjson.dumps(frame).decode())
 
     async def drained(self, seconds: float) -> bool:
         """Wait until at most half of the queue is left (the socket's own answers must not

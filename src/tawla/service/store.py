@@ -271,14 +271,16 @@ class Store:
 
     def save_room(self, code: str, values: dict, *, settle: Iterable[tuple] = (),
                   stakes: Iterable[tuple] = (), log: Iterable[tuple] = (),
-                  rated: tuple | None = None) -> list[dict] | None:
+                  rated: tuple | None = None, expected: int | None = None) -> list[dict] | None:
         """Update a room (``status``, ``deadline``, ``rematch``, ``match_no``, ``version``, and
         ``match`` and ``dice`` when one starts) in one transaction with its ledger movements,
         its new events and the ratings of its match: ``settle`` as ``(account or None, amount,
         kind)`` paid out of the room's escrow, ``stakes`` as ``(account, amount)`` paid into
         it, ``log`` as ``(match_no, seq, event JSON)`` appended to the ``events`` table,
         ``rated`` as ``(match_no, ruleset, kind, (player key of seat 0, of seat 1), winner)``
-        a match result to rate (:func:`~tawla.service.rating_tables.rate_result`).
+        a match result to rate (:func:`~tawla.service.rating_tables.rate_result`);
+        ``expected``: the room's version as the writer last read or wrote it (the write is
+        refused when the database holds another: a fence for writers on several processes).
 
         Returns
         -------
@@ -288,11 +290,20 @@ class Store:
         Raises
         ------
         tawla.errors.InvalidAction
-            A balance below a stake (nothing is written).
+            A balance below a stake, or a room at another version than ``expected`` (nothing
+            is written).
         """
         now = time.time()
         rows = [{"room": code, "match_no": n, "seq": q, "event": e} for n, q, e in log]
         with self._tx() as c:
+            if values.keys() == ROOM_FIELDS and expected is None:
+                c.execute(self._save, {"room_code": code, **values})
+            else:
+                q = update(rooms).where(rooms.c.code == code)
+                if expected is not None:  # fenced: the room as this writer last read or wrote it
+                    q = q.where(rooms.c.version == expected)
+                if c.execute(q.values(**values)).rowcount != 1 and expected is not None:
+                    raise InvalidAction(f"room {code} was changed by another process meanwhile: try again")
             for account_id, amount in stakes:
                 self._debit(c, account_id, code, amount, now)
             for account_id, amount, kind in settle:
@@ -301,10 +312,6 @@ class Store:
                 c.execute(events.delete().where(events.c.room == code, events.c.match_no < values["match_no"]))
             if rows:
                 c.execute(insert(events), rows)
-            if values.keys() == ROOM_FIELDS:
-                c.execute(self._save, {"room_code": code, **values})
-            else:
-                c.execute(update(rooms).where(rooms.c.code == code).values(**values))
             if rated is not None:
                 match_no, ruleset, kind, players, winner = rated
                 return RT.rate_result(c, code, match_no, ruleset, kind, players, winner)

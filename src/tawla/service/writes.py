@@ -73,6 +73,12 @@ class RoomWrites:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.shared = False  # several processes write the rooms: each write is fenced
+
+    def fenced(self, room: Room) -> int | None:
+        """The version a write of ``room`` expects to find in the database (several processes:
+        the one last read or written here), or None (one process: no fence)."""
+        return room.stored_version if self.shared else None
 
     def commit(self, room: Room, change: Callable[[], T] | None = None,
                write: Callable[[Room], None] | None = None) -> T | None:
@@ -115,7 +121,8 @@ class RoomWrites:
         snapshot = None if new_match else room.snapshot_due()
         if snapshot is not None:
             values["snapshot"] = snapshot
-        changes = self.store.save_room(room.code, values, settle=settle, stakes=stakes, log=log_rows, rated=rated)
+        changes = self.store.save_room(room.code, values, settle=settle, stakes=stakes, log=log_rows, rated=rated,
+                                       expected=self.fenced(room))
         if snapshot is not None:
             room.snapshot_n = m.event_count  # type: ignore[union-attr]
         room.saved_events += len(log_rows)
@@ -126,4 +133,4 @@ class RoomWrites:
     def save_columns(self, room: Room, settle: Any = (), *, with_dice: bool = False) -> None:
         """Write ``room``'s changing columns only (with ``settle``'s payments; with
         ``with_dice``, its next match's dice)."""
-        self.store.save_room(room.code, room.row(with_dice=with_dice), settle=settle)
+        self.store.save_room(room.code, room.row(with_dice=with_dice), settle=settle, expected=self.fenced(room))
