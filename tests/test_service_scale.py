@@ -235,3 +235,25 @@ def test_a_player_connected_through_another_process_does_not_forfeit(pg_url, red
     finally:
         for s in servers:
             s.stop()
+
+
+def test_seekers_on_two_processes_are_paired_and_read_anywhere(pair):
+    a, b = (httpx.Client(base_url=s.url, timeout=30) for s in pair)
+    first = a.post("/v1/seeks", json={"ruleset": "adi", "house": "international", "length": 3, "name": "Ann"}).json()
+    auth = {"Authorization": f"Bearer {first['token']}"}
+    for c in (a, b):                                             # the seek is known on both
+        assert c.get(f"/v1/seeks/{first['id']}", headers=auth).json()["status"] == "waiting"
+    second = b.post("/v1/seeks", json={"ruleset": "adi", "house": "international", "length": 3, "name": "Bob"}).json()
+    assert second["status"] == "paired" and second["opponent"] == "Ann"
+    mine = b.get(f"/v1/seeks/{first['id']}", headers=auth).json()
+    assert mine["status"] == "paired" and mine["room"] == second["room"] and mine["seat"] == 0
+    s = Player(a, mine["room"], mine["room_token"], 0).state()
+    assert [x["name"] for x in s["seats"]] == ["Ann", "Bob"]
+    lone = b.post("/v1/seeks", json={"ruleset": "mahbusa", "house": "international", "length": 1, "name": "Cem",
+                                     "bot_after": 0.3}).json()
+    auth = {"Authorization": f"Bearer {lone['token']}"}
+    end = time.monotonic() + 10
+    while (v := a.get(f"/v1/seeks/{lone['id']}", headers=auth).json())["status"] == "waiting":
+        assert time.monotonic() < end, "no bot came"
+        time.sleep(0.1)
+    assert v["status"] == "paired" and v["opponent"] == "Bot (ply0)"

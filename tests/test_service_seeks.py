@@ -1,6 +1,6 @@
 """Quick pairing on a real ``tawla serve``: two compatible seekers are paired into a room
 (the older hosts), incompatible ones wait, a seek is cancelled, a bot is offered after the
-wait the seeker chose, a rated seek needs an account and pairs within rating ranges, and a
+wait the seeker chose, a seek nobody answers lapses, a rated seek needs an account and pairs within rating ranges, and a
 seek is its token's only."""
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ def test_two_compatible_seekers_are_paired_into_a_room(client):
     assert r.status_code == 409 and r.json()["error"] == "InvalidAction"
     assert seek_state(client, other).json()["status"] == "waiting"
     assert cancel(client, other).json()["status"] == "cancelled"
-    assert seek_state(client, other).status_code == 404
+    assert seek_state(client, other).json()["status"] == "cancelled"       # still readable, not waiting
+    assert cancel(client, other).status_code == 409
 
 
 def test_a_bot_is_offered_after_the_chosen_wait(client):
@@ -114,3 +115,17 @@ def test_bad_seeks_and_other_tokens_are_refused(client):
     assert r.status_code == 429 and r.json()["error"] == "LimitExceeded"
     for x in [s, *more]:
         assert cancel(client, x).status_code == 200
+
+
+def test_a_seek_nobody_answers_lapses(tmp_path):
+    s = Server(f"sqlite:///{tmp_path / 'lapse.db'}", cwd=str(tmp_path), limits={"seek_seconds": 0.5}).start()
+    try:
+        with httpx.Client(base_url=s.url, timeout=30) as c:
+            x = seek(c, length=1, name="Alone")
+            end = time.monotonic() + 10
+            while (v := seek_state(c, x).json())["status"] == "waiting":
+                assert time.monotonic() < end, "the seek never lapsed"
+                time.sleep(0.1)
+            assert v["status"] == "failed" and "no opponent" in v["detail"]
+    finally:
+        s.stop()

@@ -4,7 +4,7 @@ the other processes (so that they send it to their sockets).
 
 A process applies an action to a room only under the room's Redis lock (``SET NX PX``, let go
 by a compare-and-delete script, so a lock whose process died lapses after
-:attr:`SharedRooms.lock_seconds`). Taking the lock reads ``tawla:version:CODE``, the room's
+:attr:`SharedRooms.lock_seconds`). Taking the lock reads ``version:CODE``, the room's
 version in the database as the last holder left it, and marks it unknown (``?``) until the
 lock is let go with the version then written: a holder that dies mid-write leaves it
 unknown. When it differs from the version this process last read or wrote, or is unknown,
@@ -45,8 +45,8 @@ log = logging.getLogger("tawla.service")
 
 REDIS_CONNECTIONS = 64
 """Connections to Redis a process keeps at most (more callers wait for one)."""
-CHANNEL = "tawla:rooms"
-"""The Redis channel of the rooms' changes."""
+CHANNEL = "rooms"
+"""The Redis channel of the rooms' changes (after the deployment's prefix)."""
 _ACQUIRE = """if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local v = redis.call('get', KEYS[2])
   redis.call('set', KEYS[2], '?')
@@ -55,7 +55,7 @@ _ACQUIRE = """if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   for i = 1, #h, 2 do
     local origin, seat = string.match(h[i], '^(.*):(%d)$')
     if origin and origin ~= ARGV[3] and tonumber(h[i + 1]) > 0
-        and redis.call('exists', 'tawla:alive:' .. origin) == 1 then
+        and redis.call('exists', ARGV[4] .. 'alive:' .. origin) == 1 then
       table.insert(seats, seat)
     end
   end
@@ -67,10 +67,11 @@ _RELEASE = """if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
 end
 return 0"""
-# tawla:version:CODE holds the room's version in the database as its last holder left it, or
+# Every key is named after the deployment (PREFIX = "tawla:DEPLOYMENT:", the database's id).
+# PREFIX version:CODE holds the room's version in the database as its last holder left it, or
 # "?" while a holder may be writing (so a holder that dies leaves "?": read the database).
-# tawla:sockets:CODE counts each process's open sockets per seat (field "ORIGIN:SEAT"); a
-# process is alive while tawla:alive:ORIGIN lasts (renewed every second, lapsing after
+# PREFIX sockets:CODE counts each process's open sockets per seat (field "ORIGIN:SEAT"); a
+# process is alive while PREFIX alive:ORIGIN lasts (renewed every second, lapsing after
 # ALIVE_SECONDS), so the sockets of a dead process stop counting.
 ALIVE_SECONDS = 5.0
 
@@ -101,7 +102,7 @@ class SharedRooms:
     """
 
     def __init__(self, url: str, registry: RoomRegistry, tasks: TaskSet, on_change: Callable[[Room], None],
-                 lock_seconds: float = 10.0, wait_seconds: float = 10.0) -> None:
+                 lock_seconds: float = 10.0, wait_seconds: float = 10.0, deployment: str = "") -> None:
         if aioredis is None:
             raise ConfigError("several processes need the scale extra (pip install 'tawla-engine[scale]')")
         self.url, self.registry, self.tasks, self.on_change = url, registry, tasks, on_change
@@ -110,6 +111,7 @@ class SharedRooms:
                                                         timeout=wait_seconds)
         self.redis: Any = aioredis.Redis(connection_pool=pool)
         self.origin = secrets.token_hex(8)
+        self.prefix = f"tawla:{deployment}:" if deployment else "tawla:"
         self.held: dict[str, str] = {}
         self.listening = asyncio.Event()
 
@@ -122,14 +124,15 @@ class SharedRooms:
         tawla.errors.LimitExceeded
             The lock stayed taken for :attr:`wait_seconds`, or Redis did not answer.
         """
-        keys = (f"tawla:lock:{room.code}", f"tawla:version:{room.code}", f"tawla:sockets:{room.code}")
+        p = self.prefix
+        keys = (f"{p}lock:{room.code}", f"{p}version:{room.code}", f"{p}sockets:{room.code}")
         value = secrets.token_hex(16)
         end = time.monotonic() + self.wait_seconds
         pause = 0.001
         while True:
             try:
                 got, version, seats = await self.redis.eval(_ACQUIRE, 3, *keys, value,
-                                                            int(self.lock_seconds * 1000), self.origin)
+                                                            int(self.lock_seconds * 1000), self.origin, p)
             except aioredis.RedisError as e:
                 raise LimitExceeded(f"room {room.code} cannot be locked now ({type(e).__name__}): try again") from None
             if got:
@@ -155,15 +158,15 @@ class SharedRooms:
         if value is not None:
             version = "?" if failed or room.stored_version is None else str(room.stored_version)
             try:
-                await self.redis.eval(_RELEASE, 2, f"tawla:lock:{room.code}", f"tawla:version:{room.code}", value,
-                                      version)
+                await self.redis.eval(_RELEASE, 2, f"{self.prefix}lock:{room.code}",
+                                      f"{self.prefix}version:{room.code}", value, version)
             except aioredis.RedisError as e:  # the lock lapses by itself; its version stays "?"
                 log.warning("room %s: its lock was not let go: %s", room.code, e)
 
     async def count_socket(self, code: str, seat: int, change: int) -> None:
         """Count a socket of ``seat`` opened (``change`` 1) or closed (-1) on this process."""
         try:
-            await self.redis.hincrby(f"tawla:sockets:{code}", f"{self.origin}:{seat}", change)
+            await self.redis.hincrby(f"{self.prefix}sockets:{code}", f"{self.origin}:{seat}", change)
         except aioredis.RedisError as e:  # the count is read under the lock; a lost one errs on "connected"
             log.warning("room %s: a socket was not counted: %s", code, e)
 
@@ -171,7 +174,7 @@ class SharedRooms:
         """Say every second that this process is alive (its sockets count while it is)."""
         while True:
             try:
-                await self.redis.set(f"tawla:alive:{self.origin}", 1, px=int(ALIVE_SECONDS * 1000))
+                await self.redis.set(f"{self.prefix}alive:{self.origin}", 1, px=int(ALIVE_SECONDS * 1000))
             except aioredis.RedisError as e:
                 log.warning("Redis did not answer: %s", e)
             await asyncio.sleep(1.0)
@@ -183,7 +186,7 @@ class SharedRooms:
 
     async def _publish(self, msg: str) -> None:
         try:
-            await self.redis.publish(CHANNEL, msg)
+            await self.redis.publish(self.prefix + CHANNEL, msg)
         except Exception as e:  # the others read the room at its next lock or deadline
             log.warning("a room's change was not published: %s", e)
 
@@ -192,7 +195,7 @@ class SharedRooms:
         while True:
             try:
                 pubsub = self.redis.pubsub()
-                await pubsub.subscribe(CHANNEL)
+                await pubsub.subscribe(self.prefix + CHANNEL)
                 self.listening.set()
                 async for msg in pubsub.listen():
                     if msg.get("type") == "message":

@@ -34,6 +34,7 @@ from .metrics import Metrics
 from .registry import RoomRegistry
 from .room_sockets import RoomSockets
 from .rooms import Member, Room
+from .seek_book import MemoryBook, RedisBook
 from .seeks import Seeks
 from .store import Store
 from .tasks import TaskSet
@@ -91,9 +92,10 @@ class Hub:
         self.lobby = Lobby(self.registry, self.writes, self.limits, self.after)
         self.actions = RoomActions(self.registry, self.writes, self.metrics, self.after)
         self.analyses = MatchAnalyses()
-        self.seeks = Seeks(self.lobby, self.tasks)
-        self.shared = (SharedRooms(redis_url, self.registry, self.tasks, self._changed_elsewhere)
-                       if redis_url else None)
+        self.shared = (SharedRooms(redis_url, self.registry, self.tasks, self._changed_elsewhere,
+                                   deployment=store.deployment) if redis_url else None)
+        self.seeks = Seeks(self.lobby, RedisBook(self.shared.redis, self.shared.prefix) if self.shared is not None
+                           else MemoryBook(self.limits.seeks))
         self.registry.guard = self.shared
         self.sockets.presence = self.shared
         self.writes.shared = self.shared is not None
@@ -182,6 +184,7 @@ class Hub:
             self.registry.add(room)
             self.after(room)
         self.tasks.spawn(self.sweep_forever())
+        self.tasks.spawn(self.seeks.run_forever())
         if self.shared is not None:
             self.tasks.spawn(self.shared.listen())
             self.tasks.spawn(self.shared.alive_forever())

@@ -67,8 +67,10 @@ class Lobby:
         acc = self.store.create_account(name, house, token)
         return {"account": acc, "token": token}
 
-    def create_room(self, body: dict[str, Any], token: str | None, address: str = "") -> dict[str, Any]:
-        """``POST /v1/rooms``: a waiting room with the host in seat 0: ``{code, token, seat}``.
+    def create_room(self, body: dict[str, Any], token: str | None, address: str = "",
+                    account_id: int | None = None) -> dict[str, Any]:
+        """``POST /v1/rooms``: a waiting room with the host in seat 0: ``{code, token, seat}``
+        (``account_id``: the host's account, known already, instead of its token).
 
         Raises
         ------
@@ -86,7 +88,9 @@ class Lobby:
                             body.get("public", False), body.get("stake", 0), body.get("grace_seconds"),
                             "turn_seconds" in body, grace_floor=self.limits.grace_floor_of,
                             rated=body.get("rated", False))
-        account = self.registry.account(token)["id"] if opts["stake"] or opts["rated"] else None
+        account = None
+        if opts["stake"] or opts["rated"]:
+            account = account_id if account_id is not None else self.registry.account(token)["id"]
         room = Room(code="", options=opts, escrow=opts["stake"] if account is not None else 0)
         if body.get("client_seed"):
             room.set_client_seed(0, body["client_seed"])
@@ -105,9 +109,9 @@ class Lobby:
         return {"code": code, "token": seat_token, "seat": 0, "fair_dice": room.next_dice.public()}
 
     async def join(self, code: str, name: str | None, token: str | None,
-                   client_seed: str | None = None) -> dict[str, Any]:
+                   client_seed: str | None = None, account_id: int | None = None) -> dict[str, Any]:
         """``POST /v1/rooms/{code}/join``: seat 1 (the match starts on dice with seat 1's
-        ``client_seed``), or a spectator's token when the room is full: ``{token, seat, table}``
+        ``client_seed``; ``account_id``: the player's account, known already), or a spectator's token when the room is full: ``{token, seat, table}``
         (seat None for a spectator; ``table`` the room's options as ``GET /v1/tables`` lists
         them: stake, grace period, timers).
 
@@ -136,7 +140,7 @@ class Lobby:
             else:
                 account = None
                 if room.stake or room.rated:
-                    account = self.registry.account(token)["id"]
+                    account = account_id if account_id is not None else self.registry.account(token)["id"]
                     if any(m.account == account for m in room.members):
                         raise InvalidAction("this account already has the other seat")
                 mem = Member(room.code, 1, name or "Player 2", hash_token(seat_token), account)

@@ -28,6 +28,10 @@ Tables
                and not a rewrite of the match
 ``members``    room, seat (0, 1, or NULL for a spectator), name, token (sha256 hex, NULL for a
                bot), account, bot (its level)
+``deployment`` id: a random name drawn once for this database (the Redis keys of the processes
+               serving it are named after it)
+``ratings``, ``rating_changes``
+               players' Glicko-2 ratings and their changes (:mod:`~tawla.service.rating_tables`)
 """
 
 from __future__ import annotations
@@ -157,6 +161,8 @@ class Store:
             _sqlite_pragmas(self.engine)
         self._lock = threading.Lock()
         upgrade(self.engine)  # the schema's newest revision (tawla.service.migrations)
+        with self.engine.connect() as c:
+            self.deployment: str = c.exec_driver_sql("SELECT id FROM deployment").scalar_one()
         self._conn = self.engine.connect()  # one connection, used under the lock
         self._save = (update(rooms).where(rooms.c.code == bindparam("room_code"))  # built once: compiled once
                       .values({k: bindparam(k) for k in ROOM_FIELDS}))

@@ -6,7 +6,8 @@ baseline first), :func:`revision` says where one is. Revisions live in ``version
 - ``0002`` events: the ``events`` table (one row per event after the match's document) and
   ``rooms.version``;
 - ``0003`` fair dice and ratings: ``rooms.dice``, the ``ratings`` and ``rating_changes`` tables;
-- ``0004`` snapshots: ``rooms.snapshot``.
+- ``0004`` snapshots: ``rooms.snapshot``;
+- ``0005`` the deployment's id (``deployment``), drawn once.
 
 Each revision adds only what is missing, so databases written by any earlier service (some
 had the ``events`` table without ``rooms.version``) are upgraded in place.
@@ -24,7 +25,7 @@ from sqlalchemy.engine import Engine
 
 __all__ = ["upgrade", "revision", "HEAD", "BASELINE"]
 
-HEAD = "0004"
+HEAD = "0005"
 """The newest revision."""
 BASELINE = "0001"
 """The schema of the first service, which kept no revision."""

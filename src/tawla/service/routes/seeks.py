@@ -9,6 +9,7 @@ from typing import Optional
 from fastapi import APIRouter, Depends, Request
 
 from .. import schemas as S
+from ..seeks import view
 from .common import address, hub, table_options, token
 
 __all__ = ["router"]
@@ -24,7 +25,7 @@ async def seek(request: Request, body: S.SeekRequest, bearer: Optional[str] = De
 
 @router.get("/v1/seeks/{seek_id}", response_model=S.SeekView, responses=E)
 async def seek_state(request: Request, seek_id: str, bearer: Optional[str] = Depends(token)) -> dict:
-    return hub(request).seeks.get(seek_id, bearer).view()
+    return view(await hub(request).seeks.get(seek_id, bearer))
 
 
 @router.delete("/v1/seeks/{seek_id}", response_model=S.SeekView, responses=E)
