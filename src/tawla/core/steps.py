@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from ..errors import IllegalMove, quote
@@ -180,8 +181,21 @@ def format_steps(steps) -> str:
     tawla.errors.IllegalMove
         Anything but an iterable of steps.
     """
+    if isinstance(steps, (list, tuple)) and all(type(s) is Step for s in steps):
+        return _format_plain(tuple(steps))  # plain steps: the text depends on their fields only
     if not isinstance(steps, (list, tuple)) or not all(isinstance(s, Step) for s in steps):
         steps = _as_steps(steps)
+    return _format(steps)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _format_plain(steps: tuple) -> str:
+    """:func:`format_steps` of plain :class:`Step` values, remembered (the same moves come
+    back in position after position)."""
+    return _format(steps)
+
+
+def _format(steps) -> str:
     shown = []
     for pts, hits in _paths(steps):
         keep = [pts[0]] + [p for p in pts[1:-1] if p in hits] + [pts[-1]]

@@ -164,6 +164,7 @@ class Store:
         with self.engine.connect() as c:
             self.deployment: str = c.exec_driver_sql("SELECT id FROM deployment").scalar_one()
         self._conn = self.engine.connect()  # one connection, used under the lock
+        self._sqlite = self.engine.dialect.name == "sqlite"
         self._save = (update(rooms).where(rooms.c.code == bindparam("room_code"))  # built once: compiled once
                       .values({k: bindparam(k) for k in ROOM_FIELDS}))
 
@@ -299,6 +300,10 @@ class Store:
             A balance below a stake, or a room at another version than ``expected`` (nothing
             is written).
         """
+        if (self._sqlite and values.keys() == ROOM_FIELDS and expected is None and rated is None
+                and not stakes and not settle):
+            self._save_plain(code, values, log)
+            return None
         now = time.time()
         rows = [{"room": code, "match_no": n, "seq": q, "event": e} for n, q, e in log]
         with self._tx() as c:
@@ -322,6 +327,27 @@ class Store:
                 match_no, ruleset, kind, players, winner = rated
                 return RT.rate_result(c, code, match_no, ruleset, kind, players, winner)
         return None
+
+    _PLAIN_UPDATE = "UPDATE rooms SET status=?, deadline=?, match_no=?, rematch=?, version=? WHERE code=?"
+    _PLAIN_INSERT = "INSERT INTO events (room, match_no, seq, event) VALUES (?, ?, ?, ?)"
+
+    def _save_plain(self, code: str, values: dict, log: Iterable[tuple]) -> None:
+        """The common write of an action on SQLite (the room's changing columns and its new
+        events, nothing else), as two prepared statements on the driver's connection in one
+        ``BEGIN IMMEDIATE`` transaction: a third of the cost of the same through SQLAlchemy."""
+        params = (values["status"], values["deadline"], values["match_no"], values["rematch"], values["version"], code)
+        rows = [(code, n, q, e) for n, q, e in log]
+        with self._lock:
+            raw = self._conn.connection.driver_connection
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                if rows:
+                    raw.executemany(self._PLAIN_INSERT, rows)
+                raw.execute(self._PLAIN_UPDATE, params)
+            except BaseException:
+                raw.execute("ROLLBACK")
+                raise
+            raw.execute("COMMIT")
 
     def load(self) -> list[dict]:
         """Every room not closed, with its ``members`` (a list of dicts, tokens hashed),
