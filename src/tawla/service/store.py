@@ -338,7 +338,7 @@ class Store:
         params = (values["status"], values["deadline"], values["match_no"], values["rematch"], values["version"], code)
         rows = [(code, n, q, e) for n, q, e in log]
         with self._lock:
-            raw = self._conn.connection.driver_connection
+            raw: Any = self._conn.connection.driver_connection
             raw.execute("BEGIN IMMEDIATE")
             try:
                 if rows:
