@@ -51,17 +51,19 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: str, limits=("rooms_per_window=1000000",), plain: bool = False) -> tuple[subprocess.Popen, str]:
+def start_server(db: str, limits=("rooms_per_window=1000000",), plain: bool = False, *, extra=(), wrap=(),
+                 python=(), cwd: str | None = None) -> tuple[subprocess.Popen, str]:
     """``python -m tawla serve`` on a free loopback port with ``--limit`` pairs ``limits``; waits for
     /v1/health (30 s at most). ``plain``: without ``--log-level`` (for a server of an older
-    version, which has none)."""
+    version, which has none); ``extra``: more arguments of ``tawla serve``; ``wrap``: a command
+    it runs under (``taskset -c 0``); ``python``: options of the interpreter (``-m cProfile``)."""
     port = _free_port()
-    args = [sys.executable, "-m", "tawla", "serve", "--port", str(port), "--db", db]
+    args = [*wrap, sys.executable, *python, "-m", "tawla", "serve", "--port", str(port), "--db", db]
     if not plain:
         args += ["--log-level", "warning"]
     for pair in limits:
         args += ["--limit", pair]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([*args, *extra], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

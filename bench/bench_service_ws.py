@@ -32,7 +32,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -42,44 +41,21 @@ from pathlib import Path
 import httpx
 from websockets.asyncio.client import connect
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_service import cpu_seconds, start_server  # noqa: E402
+
 WARMUP = 3.0
 """Seconds at the start left out of the latencies."""
 LIMITS = ("rooms_per_window=1000000", "frames_per_second=1000", "frame_burst=1000")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start(db: str, redis: str | None, cpu: int | None, cwd: str,
           profile: str | None = None) -> tuple[subprocess.Popen, str]:
     """A ``tawla serve`` process (pinned to ``cpu``; under cProfile, written to ``profile`` at
-    its end), waited for on /v1/health."""
-    port = free_port()
-    prof = ["-m", "cProfile", "-o", profile] if profile else []
-    cmd = [sys.executable, *prof, "-m", "tawla", "serve", "--port", str(port), "--db", db, "--log-level", "warning",
-           *[f"--limit={x}" for x in LIMITS]] + ([f"--redis={redis}"] if redis else [])
-    if cpu is not None:
-        cmd = ["taskset", "-c", str(cpu), *cmd]
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    end = time.monotonic() + 30
-    while time.monotonic() < end:
-        try:
-            if httpx.get(url + "/v1/health", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("tawla serve did not start: " + proc.stderr.read().decode()[-2000:])
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (``/proc/PID/stat``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    its end), waited for on /v1/health (:func:`bench_service.start_server`)."""
+    return start_server(db, LIMITS, extra=[f"--redis={redis}"] if redis else [],
+                        wrap=["taskset", "-c", str(cpu)] if cpu is not None else [],
+                        python=["-m", "cProfile", "-o", profile] if profile else [], cwd=cwd)
 
 
 class Room:

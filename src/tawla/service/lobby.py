@@ -88,9 +88,7 @@ class Lobby:
                             body.get("public", False), body.get("stake", 0), body.get("grace_seconds"),
                             "turn_seconds" in body, grace_floor=self.limits.grace_floor_of,
                             rated=body.get("rated", False))
-        account = None
-        if opts["stake"] or opts["rated"]:
-            account = account_id if account_id is not None else self.registry.account(token)["id"]
+        account = self._account(token, account_id) if opts["stake"] or opts["rated"] else None
         room = Room(code="", options=opts, escrow=opts["stake"] if account is not None else 0)
         if body.get("client_seed"):
             room.set_client_seed(0, body["client_seed"])
@@ -111,9 +109,10 @@ class Lobby:
     async def join(self, code: str, name: str | None, token: str | None,
                    client_seed: str | None = None, account_id: int | None = None) -> dict[str, Any]:
         """``POST /v1/rooms/{code}/join``: seat 1 (the match starts on dice with seat 1's
-        ``client_seed``; ``account_id``: the player's account, known already), or a spectator's token when the room is full: ``{token, seat, table}``
-        (seat None for a spectator; ``table`` the room's options as ``GET /v1/tables`` lists
-        them: stake, grace period, timers).
+        ``client_seed``; ``account_id``: the player's account, known already), or a
+        spectator's token when the room is full: ``{token, seat, table}`` (seat None for a
+        spectator; ``table`` the room's options as ``GET /v1/tables`` lists them: stake, grace
+        period, timers).
 
         Raises
         ------
@@ -140,7 +139,7 @@ class Lobby:
             else:
                 account = None
                 if room.stake or room.rated:
-                    account = account_id if account_id is not None else self.registry.account(token)["id"]
+                    account = self._account(token, account_id)
                     if any(m.account == account for m in room.members):
                         raise InvalidAction("this account already has the other seat")
                 mem = Member(room.code, 1, name or "Player 2", hash_token(seat_token), account)
@@ -148,6 +147,16 @@ class Lobby:
             self.registry.admit(mem)
         self.after(room)
         return {"token": seat_token, "seat": mem.seat, "table": room.table_entry()}
+
+    def _account(self, token: str | None, account_id: int | None) -> int:
+        """The seat's account: ``account_id`` when the caller knows it, else the token's.
+
+        Raises
+        ------
+        tawla.errors.Unauthorized
+            Neither: no token, or not an account's.
+        """
+        return account_id if account_id is not None else self.registry.account(token)["id"]
 
     def _seat_and_start(self, room: Room, mem: Member, token: str | None, client_seed: str | None = None) -> None:
         """Seat 1 taken (a player or a bot): start the match and write both in one transaction."""

@@ -71,16 +71,15 @@ class RoomRegistry:
             return
         if self.store.room_version(room.code) == room.stored_version:
             return
+        caught_up = False
         if room.match is not None:  # the same match moved on: its new events only
             row = self.store.load_room(room.code, (room.match_no, room.saved_events))
-            if row is not None and room.catch_up(row):
-                for mem in room.members:
-                    self.admit(mem)
+            caught_up = row is not None and room.catch_up(row)
+        if not caught_up:
+            row = self.store.load_room(room.code)
+            if row is None:
                 return
-        row = self.store.load_room(room.code)
-        if row is None:
-            return
-        room.take_from(Room.from_row(row))
+            room.take_from(Room.from_row(row))
         for mem in room.members:
             self.admit(mem)
 
@@ -190,7 +189,7 @@ class RoomRegistry:
         """Public rooms waiting for a player, with the options that decide a coin table's
         outcome (:meth:`Room.table_entry`)."""
         if self.shared:
-            for code in self.store.public_waiting():
+            for code in self.store.waiting_rooms():
                 self.room(code)
         return [r.table_entry() for r in self.rooms.values()
                 if r.options.get("public") and r.status == RoomStatus.WAITING]

@@ -56,7 +56,8 @@ __all__ = ["Store", "hash_token", "STARTING_BALANCE"]
 STARTING_BALANCE = {"saharat": 1000, "federation": 1000, "international": 1000}
 """Coins a new account starts with, per house."""
 
-ROOM_FIELDS = {"status", "deadline", "match_no", "rematch", "version"}
+ROOM_COLUMNS = ("status", "deadline", "match_no", "rematch", "version")
+ROOM_FIELDS = set(ROOM_COLUMNS)
 """The columns of a room that change with each action (:meth:`Store.save_room`); ``match``
 changes only when a match starts."""
 
@@ -328,14 +329,14 @@ class Store:
                 return RT.rate_result(c, code, match_no, ruleset, kind, players, winner)
         return None
 
-    _PLAIN_UPDATE = "UPDATE rooms SET status=?, deadline=?, match_no=?, rematch=?, version=? WHERE code=?"
+    _PLAIN_UPDATE = f"UPDATE rooms SET {', '.join(f'{k}=?' for k in ROOM_COLUMNS)} WHERE code=?"
     _PLAIN_INSERT = "INSERT INTO events (room, match_no, seq, event) VALUES (?, ?, ?, ?)"
 
     def _save_plain(self, code: str, values: dict, log: Iterable[tuple]) -> None:
         """The common write of an action on SQLite (the room's changing columns and its new
         events, nothing else), as two prepared statements on the driver's connection in one
         ``BEGIN IMMEDIATE`` transaction: a third of the cost of the same through SQLAlchemy."""
-        params = (values["status"], values["deadline"], values["match_no"], values["rematch"], values["version"], code)
+        params = (*(values[k] for k in ROOM_COLUMNS), code)
         rows = [(code, n, q, e) for n, q, e in log]
         with self._lock:
             raw: Any = self._conn.connection.driver_connection
@@ -405,7 +406,7 @@ class Store:
             return list(c.execute(select(rooms.c.code).where(rooms.c.status == RoomStatus.PLAYING.value,
                                                               rooms.c.deadline <= now)).scalars())
 
-    def public_waiting(self) -> list[str]:
+    def waiting_rooms(self) -> list[str]:
         """The codes of the rooms waiting for a player (public or not: the caller checks)."""
         with self._tx() as c:
             return list(c.execute(select(rooms.c.code).where(rooms.c.status == RoomStatus.WAITING.value)).scalars())
