@@ -76,10 +76,15 @@ def test_moves_lists_the_legal_plays(capsys):
     out = capsys.readouterr().out
     assert "31: 16 legal plays\n" in out
     assert "  11. 8/5 6/5                      pips 163  sGfwATDgc/ABMA" in out
-    assert main(["moves", START, "31"]) == 0
+    assert main(["moves", START, "31", "--level", "ply1"]) == 0
     out = capsys.readouterr().out
     assert "31: 16 legal plays, ranked by the ply1 bot" in out
     assert re.search(r"\n   1\. ply1  8/5 6/5 +Eq\.: +\+0\.\d{3} +pips 163  sGfwATDgc/ABMA\n", out)
+    assert main(["moves", START, "31"]) == 0  # the network by default, and named
+    out = capsys.readouterr().out
+    assert "31: 16 legal plays, ranked by the net0 bot" in out
+    assert "\nevaluator net0: the backgammon network (backgammon.npz, sha256 " in out
+    assert re.search(r"\n   1\. ply0  8/5 6/5 +Eq\.: +\+0\.\d{3} +pips 163  sGfwATDgc/ABMA\n", out)
 
 
 @pytest.mark.parametrize("text", ["3-1", "3,1", "3/1", "3 1", " 31 "])

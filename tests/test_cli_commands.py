@@ -123,7 +123,7 @@ def ranked(out):
 
 
 def test_moves_ranks_every_play_like_gnubg_hint():
-    out, _ = tawla("moves", START, "31")
+    out, _ = tawla("moves", START, "31", "--level", "ply1")
     assert "\nXGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10\n" in out  # the roll in the XGID
     assert "31: 16 legal plays, ranked by the ply1 bot" in out
     rows = ranked(out)

@@ -74,7 +74,7 @@ def test_csv_rows_are_tawla_evaluate_and_bad_lines_are_reported(capsys, tmp_path
     assert np.abs(got - want).max() <= 5e-7
     run(capsys, path, "-o", tmp_path / "ply0.csv", "--workers", "1", "--level", "ply0")
     got = np.array([[float(v) for v in r[1:]] for r in read_csv(tmp_path / "ply0.csv")[1:]])
-    assert np.abs(got - tawla.evaluate(rows, BG)[:, [1, 2, 3, 4, 5, 0]]).max() <= 5e-7
+    assert np.abs(got - tawla.evaluate(rows, BG, "ply0")[:, [1, 2, 3, 4, 5, 0]]).max() <= 5e-7
 
 
 def test_two_workers_write_the_file_of_one(capsys, tmp_path, id_file):
@@ -188,7 +188,7 @@ def test_dask_scheduler_and_dask_array(capsys, tmp_path, id_file, rows):
     assert np.array_equal(values.compute(scheduler="synchronous"),
                           evaluate_rows(rows, BG, contact=shipped_net(BG)).astype(np.float32))
     plain = evaluate_dask(da.from_array(rows, chunks=(256, 56)), BG, level="ply0")
-    assert np.array_equal(plain.compute(scheduler="synchronous"), tawla.evaluate(rows, BG))
+    assert np.array_equal(plain.compute(scheduler="synchronous"), tawla.evaluate(rows, BG, "ply0"))
     with pytest.raises(tawla.errors.ConfigError):
         evaluate_dask(da.from_array(rows, chunks=(256, 56)), BG, level="best")
     bad = rows.copy()

@@ -19,6 +19,9 @@ from tawla.evaluation.linear import linear_probs, load_weights, save_weights, sh
 from tawla.evaluation.nohit import nohit_contact, nohit_contact_np
 from tawla.evaluation.race import race_eval, race_eval_np
 from tawla.evaluation.routing import evaluate_np
+from tawla.evaluation.net import shipped_net
+from tawla.bots import levels
+from tawla.bots.lookahead import preroll_columns
 
 RULESETS = tawla.RULESET_IDS
 HIT_GAMES = ("backgammon", "adi")
@@ -220,7 +223,24 @@ def test_evaluator_contract():
     assert isinstance(evaluate, Evaluator) and isinstance(LinearContact(), Evaluator)
     assert isinstance(nohit_contact, Evaluator)
     assert all(isinstance(m, Evaluator) for m in CONTACT_MODELS.values())
-    assert tawla.evaluate is evaluate and tawla.bearoff is bo
+    assert tawla.evaluate is levels.evaluate and tawla.bearoff is bo
+
+
+@pytest.mark.parametrize("rs", ["backgammon", "tawla31"])
+def test_tawla_evaluate_takes_every_level_and_defaults_to_the_network(rs):
+    r = tawla.get_ruleset(rs)
+    rows = tawla.batch.random_positions(r, 60, seed=11)
+    net = shipped_net(r)
+    assert np.array_equal(tawla.evaluate(rows, rs), evaluate_rows(rows, r, contact=net).astype(np.float32))
+    assert np.array_equal(tawla.evaluate(rows, rs, "ply0"), evaluate(rows, rs))
+    ahead = preroll_columns(rows, r, lambda x: evaluate_rows(x, r, checked=False, contact=net), 2)
+    assert np.abs(tawla.evaluate(rows, rs, level="net2") - ahead).max() < 1e-6
+    assert not np.array_equal(tawla.evaluate(rows, rs, "net1"), tawla.evaluate(rows, rs))
+    for bad in ("random", "net3", "NET0", None, 0):
+        with pytest.raises(tawla.errors.ConfigError):
+            tawla.evaluate(rows, rs, bad)
+    assert levels.describe("net1", rs).startswith(f"net1: the {rs} network ({rs}.npz, sha256 ")
+    assert levels.describe("ply2", rs).startswith(f"ply2: the hand-made {rs} contact model")
 
 
 def test_contact_model_hook():

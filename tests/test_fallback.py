@@ -91,7 +91,7 @@ def test_evaluate(rs):
         if rs == "adi":
             want[:, 0] = [x for _, _, x in W1_EXPECTED]
             want[:, [3, 5]] = 0
-        assert np.abs(tawla.evaluate(w1, rs) - want).max() < 1e-6
+        assert np.abs(tawla.evaluate(w1, rs, "ply0") - want).max() < 1e-6
 
 
 def _race_position(r):

@@ -8,6 +8,7 @@ import json
 import pytest
 
 import tawla
+from tawla.service.views import load_position
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
@@ -78,6 +79,23 @@ class TestStateless:
         assert best["move"] == ranked["moves"][0]["move"] == "8/5 6/5"
         r = client.post("/v1/best", json={"position": START, "dice": [3, 1], "level": "ply9"})
         assert r.status_code == 400 and r.json()["error"] == "ConfigError"
+
+    def test_every_answer_has_the_levels_of_tawla_evaluate_and_names_its_evaluator(self, client):
+        row = load_position(START, None).to_array()
+        ev = client.post("/v1/evaluate", json={"position": START}).json()
+        assert ev["level"] == "net0" and ev["evaluator"].startswith("net0: the backgammon network (backgammon.npz")
+        for level in ("net0", "net1", "ply0", "ply2"):
+            got = client.post("/v1/evaluate", json={"position": START, "level": level}).json()
+            want = tawla.evaluate(row, "backgammon", level)[0]
+            assert got["level"] == level and got["evaluator"].startswith(f"{level}: ")
+            assert abs(got["evaluation"]["equity"] - float(want[0])) < 1e-6
+        best = client.post("/v1/best", json={"position": START, "dice": [3, 1]}).json()
+        assert best["level"] == "net0" and best["evaluator"].startswith("net0: ")
+        ranked = client.post("/v1/evaluate", json={"position": START, "dice": [3, 1], "level": "net2"}).json()
+        assert ranked["moves"][0]["ply"] == 2 and ranked["moves"][0]["move"] == "8/5 6/5"
+        for level in ("random", "net3"):
+            r = client.post("/v1/evaluate", json={"position": START, "level": level})
+            assert r.status_code == 400 and r.json()["error"] == "ConfigError"
 
 
     def test_cube(self, client):

@@ -14,13 +14,13 @@ Quick use::
 from . import errors
 from ._version import __version__
 from .batch import PlayoutResult, expand, expand_all_rolls, playout
-from .bots import Bot, CubeAction
+from .bots import Bot, CubeAction, evaluate
 from .core.dice import ROLL_WEIGHTS, ROLLS
 from .core.layout import PACKED_WIDTH
 from .core.moves import Move
 from .core.results import GameResult
 from .core.steps import Step
-from .evaluation import bearoff, evaluate
+from .evaluation import bearoff
 from .formats.gnubg import MatchState
 from .match import FairDice, HouseRules, Match, get_house, verify_dice
 from .notation import parse_move

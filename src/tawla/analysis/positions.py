@@ -23,14 +23,14 @@ import numpy as np
 
 from .. import native
 from ..bots import Bot
+from ..bots.levels import contact_model, evaluate as level_evaluate
 from ..core.layout import PACKED_WIDTH
 from ..errors import ConfigError, FormatError, InvalidAction, InvalidId, TawlaError, quote
-from ..evaluation import evaluate_rows
 from ..position import Position, positions_to_array
 from ..rules import Ruleset, RulesetLike, get_ruleset
 
 __all__ = ["CHUNK_POSITIONS", "MAX_LINE_BYTES", "VALUE_COLUMNS", "PositionChunk", "ChunkResult",
-           "parse_position", "read_chunks", "evaluate_chunk", "evaluate_dask", "level_contact", "open_rows"]
+           "parse_position", "read_chunks", "evaluate_chunk", "evaluate_dask", "open_rows"]
 
 CHUNK_POSITIONS = 8192
 """The most positions a chunk holds (a few hundred KiB of text, rows and results)."""
@@ -42,7 +42,7 @@ reported as a bad one, without being held whole."""
 VALUE_COLUMNS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity")
 """The evaluation columns of a result row, in the order written: the cubeless probabilities
 for the side to move (the gammon columns include the backgammons), then the cubeless equity
-in the ruleset's scoring (points), of the level's 0-ply evaluator (:func:`level_contact`)."""
+in the ruleset's scoring (points), at the level (:func:`tawla.evaluate`)."""
 
 _ORDER = [1, 2, 3, 4, 5, 0]  # tawla.evaluate's columns (equity first) in VALUE_COLUMNS order
 
@@ -260,26 +260,10 @@ def _valid_rows(chunk: PositionChunk, r: Ruleset) -> tuple[np.ndarray, list[int]
     return rows[keep], keep, errors
 
 
-def level_contact(r: Ruleset, level: str):
-    """The contact model of a level's 0-ply evaluation: the ruleset's shipped network for the
-    ``net`` levels, None (the heuristic contact model of :func:`tawla.evaluate`) for the
-    ``ply`` levels. Game ends and races are valued exactly and by the race model either way.
-
-    Raises
-    ------
-    tawla.errors.ConfigError
-        A level of neither family, or a ``net`` level for a ruleset without a shipped network.
-    """
-    bot = _bot(r, level)  # an unknown level, or a net level without a network: ConfigError
-    if bot.depth < 0:
-        raise ConfigError(f"level {level!r} has no evaluator: one of the ply or net levels")
-    return bot.contact
-
-
 def _values(rows: np.ndarray, r: Ruleset, level: str) -> np.ndarray:
     if not len(rows):
         return np.zeros((0, len(VALUE_COLUMNS)), np.float32)
-    return np.asarray(evaluate_rows(rows, r, contact=level_contact(r, level)), dtype=np.float32)[:, _ORDER]
+    return level_evaluate(rows, r, level)[:, _ORDER]
 
 
 def evaluate_chunk(chunk: PositionChunk, ruleset: RulesetLike, dice: tuple[int, int] | None = None,
@@ -294,9 +278,10 @@ def evaluate_chunk(chunk: PositionChunk, ruleset: RulesetLike, dice: tuple[int, 
     dice : (int, int), optional
         Also find the best play for this roll, by the :class:`tawla.Bot` of ``level``.
     level : str
-        A :class:`tawla.Bot` level: its family's 0-ply evaluator gives the values
-        (:func:`level_contact`), its search the best play (default ``"net0"``: the shipped
-        network, the evaluator and ranking of ``tawla analyze``).
+        An evaluator level (:data:`tawla.bots.levels.LEVELS`): the values are
+        :func:`tawla.evaluate`'s at that level, the best play the :class:`tawla.Bot` of that
+        level's (default ``"net0"``: the shipped network, the evaluator and ranking of
+        ``tawla analyze``).
 
     Returns
     -------
@@ -313,6 +298,7 @@ def evaluate_chunk(chunk: PositionChunk, ruleset: RulesetLike, dice: tuple[int, 
         An unknown level.
     """
     r = get_ruleset(ruleset)
+    contact_model(level, r)  # an unknown level fails before any position is read
     errors: list[str] = []
     if chunk.rows is None:
         positions, inputs = [], []
@@ -345,13 +331,12 @@ def evaluate_chunk(chunk: PositionChunk, ruleset: RulesetLike, dice: tuple[int, 
 
 
 def _evaluate_block(block: np.ndarray, ruleset: Ruleset, level: str) -> np.ndarray:
-    rows = np.ascontiguousarray(block, dtype=np.uint8)
-    return np.asarray(evaluate_rows(rows, ruleset, contact=level_contact(ruleset, level)), dtype=np.float32)
+    return level_evaluate(np.ascontiguousarray(block, dtype=np.uint8), ruleset, level)
 
 
 def evaluate_dask(rows, ruleset: RulesetLike = "backgammon", level: str = "net0"):
-    """The 0-ply evaluation of a level (:func:`level_contact`; default ``net0``, the shipped
-    network) over a ``dask.array`` of packed rows, one task a block.
+    """:func:`tawla.evaluate` at a level (default ``net0``, the shipped network) over a
+    ``dask.array`` of packed rows, one task a block.
 
     The blocks are evaluated by ``map_blocks`` wherever the array is computed (the
     synchronous scheduler, threads, or a ``distributed`` cluster); each block's rows are
@@ -364,8 +349,7 @@ def evaluate_dask(rows, ruleset: RulesetLike = "backgammon", level: str = "net0"
         split across the 56 columns is rechunked whole).
     ruleset : str or Ruleset
     level : str
-        ``net0`` (or any ``net`` level): the trained network in contact; ``ply0`` (any ``ply``
-        level): the heuristic contact model of :func:`tawla.evaluate`.
+        One of :data:`tawla.bots.levels.LEVELS`.
 
     Returns
     -------
@@ -398,7 +382,7 @@ def evaluate_dask(rows, ruleset: RulesetLike = "backgammon", level: str = "net0"
     except ImportError as e:
         raise ConfigError(f'evaluate_dask needs Dask: pip install "tawla-engine[dask]" ({e})') from None
     r = get_ruleset(ruleset)
-    level_contact(r, level)  # an unknown level fails here, not in a task
+    contact_model(level, r)  # an unknown level fails here, not in a task
     if getattr(rows, "ndim", None) != 2 or rows.shape[1] != PACKED_WIDTH:
         raise InvalidId(f"rows must have shape (N, {PACKED_WIDTH}), not {getattr(rows, 'shape', None)}")
     if rows.dtype != np.uint8:

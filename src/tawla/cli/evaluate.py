@@ -9,6 +9,7 @@ import time
 
 from ..analysis.position_output import FORMATS, Summary, columns, evaluate_file
 from ..analysis.report import plural
+from ..bots.levels import LEVELS as EVALUATOR_LEVELS, describe
 from ..errors import ConfigError, FormatError
 from .arguments import RULESET_HELP, parse_dice, positive
 
@@ -22,8 +23,8 @@ DESCRIPTION = (
     "installed): the input (a .npy row: its tawla ID), then win, win_gammon, win_backgammon, "
     "lose_gammon, lose_backgammon (cubeless probabilities of the side to move, the gammon "
     "columns including backgammons) and equity (cubeless, in points of the ruleset's scoring), "
-    "by the 0-ply evaluator of --level's family (net levels: the shipped network, the evaluator "
-    "of tawla analyze; ply levels: the heuristic one of tawla.evaluate). "
+    "by tawla.evaluate at --level (net0, the default: the shipped network, the evaluator of tawla "
+    "analyze; net1, net2: one and two rolls ahead on it; ply0..ply2: the hand-made model). "
     "With --dice, also --level's best play for that roll and the ID of the position it leaves "
     "the opponent. The file is read and written in chunks, on --workers processes (default: one per "
     "core) or a Dask cluster (--scheduler), so memory stays flat however long it is. A line that "
@@ -31,8 +32,8 @@ DESCRIPTION = (
     "on; the exit status is then 1."
 )
 
-LEVELS = ("ply0", "ply1", "ply2", "net0", "net1", "net2")
-"""The :class:`tawla.Bot` levels that ``--level`` takes."""
+LEVELS = EVALUATOR_LEVELS
+"""The evaluator levels that ``--level`` takes (:data:`tawla.bots.levels.LEVELS`)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -93,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
                             workers=workers, scheduler=args.scheduler, on_error=report, progress=progress,
                             **options)
     print(f"wrote {plural(summary.positions, 'position')} to {args.output} "
-          f"({', '.join(columns(dice is not None))})", file=sys.stderr)
+          f"({', '.join(columns(dice is not None))}); evaluator {describe(args.level, args.ruleset)}",
+          file=sys.stderr)
     if summary.bad:
         raise FormatError(f"{summary.bad} of {summary.positions + summary.bad} lines of {args.file} are not "
                           "positions (each reported above); the others are written")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..bots import Bot, RankedMove
+from ..bots.levels import DEFAULT_LEVEL, LEVELS as EVALUATOR_LEVELS, describe
 from ..bots.score import match_score
 from ..errors import ConfigError
 from ..met.cube import relative_owner
@@ -29,8 +30,8 @@ DESCRIPTION = (
     "board, the gnubg Position ID of the position the opponent then faces."
 )
 
-LEVELS = ("ply0", "ply1", "ply2")
-"""The :class:`tawla.Bot` levels that ``--level`` takes (the search levels)."""
+LEVELS = EVALUATOR_LEVELS
+"""The :class:`tawla.Bot` levels that ``--level`` takes (:data:`tawla.bots.levels.LEVELS`)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -39,8 +40,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("position", help=POSITION_HELP)
     p.add_argument("dice", help="the roll: two digits 1..6, e.g. 31 or 3-1")
     p.add_argument("--ruleset", default=None, help=POSITION_RULESET_HELP)
-    p.add_argument("--level", choices=LEVELS, default="ply1",
-                   help="the bot that ranks the plays (tawla.Bot levels; default: %(default)s)")
+    p.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
+                   help="the bot that ranks the plays (default: %(default)s, the trained network at 0 ply; "
+                        "net1, net2: searched 1 and 2 plies on it; ply0..ply2: the hand-made model)")
     p.add_argument("--no-eval", action="store_true", help="list the plays in the engine's order, unranked")
     p.add_argument("--rollout", action="store_true",
                    help="rank the plays by rolling each out (the settings below; as tawla rollout ID --dice DICE)")
@@ -117,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"{dice[0]}{dice[1]}: {len(moves)} legal play{plural}, ranked by the {args.level} bot "
               f"(Eq.: cubeless equity of the side on roll in points; (diff): the play's equity minus the best's)")
+    print(f"evaluator {describe(args.level, pos.ruleset)}")
     best = ranked[0].value
     for i, r in enumerate(ranked, 1):
         m = r.move

@@ -1,7 +1,8 @@
 """Static evaluation of packed positions for every ruleset.
 
-``evaluate(positions, ruleset)`` returns ``float32[N, 6]`` for the side to move in each
-row, with the columns of :data:`COLUMNS` (cubeless equity in the ruleset's scoring, then
+``evaluate(positions, ruleset)`` (the ``ply0`` level of :mod:`tawla.bots.levels`; the public
+``tawla.evaluate`` takes every level and defaults to the trained network, ``net0``) returns
+``float32[N, 6]`` for the side to move in each row, with the columns of :data:`COLUMNS` (cubeless equity in the ruleset's scoring, then
 win, win_gammon, win_backgammon, lose_gammon and lose_backgammon probabilities). Draws
 (frozen positions, RULES.md §1.7) are not predicted, nor the doubling cube (see
 :meth:`tawla.Bot.cube_action`).

@@ -82,7 +82,9 @@ def set_contact_model(ruleset, model) -> None:
 
 
 def evaluate(positions: npt.ArrayLike, ruleset: RulesetLike) -> np.ndarray:
-    """Evaluate a batch of positions for the side to move.
+    """Evaluate a batch of positions for the side to move with the ruleset's contact model of
+    :data:`CONTACT_MODELS`: the ``ply0`` level. ``tawla.evaluate``
+    (:func:`tawla.bots.levels.evaluate`) takes every level and defaults to the trained network.
 
     Parameters
     ----------

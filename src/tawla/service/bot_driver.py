@@ -59,7 +59,7 @@ class BotDriver:
                 m, seat = room.match, room.bot_seat()
                 if m is None or seat is None or m.phase == Phase.OVER or m.to_act != seat:
                     return
-                level = room.seat(seat).bot or "ply0"  # type: ignore[union-attr]
+                level = room.seat(seat).bot or "net0"  # type: ignore[union-attr]
                 version, view = room.version, MatchView.of(m)
             name, move = await loop.run_in_executor(self.pool, lambda: bot_action(bot_for(view.ruleset, level), view))
             async with room.lock:

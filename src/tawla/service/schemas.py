@@ -67,7 +67,8 @@ class EvaluateRequest(BaseModel):
     ruleset: Optional[str] = Field(default=None, max_length=40, description=RULESET_OF_ID)
     position: str = Field(max_length=200)
     dice: Optional[list[int]] = Field(default=None, min_length=2, max_length=2)
-    level: Optional[str] = Field(default=None, max_length=20, description="a tawla.Bot level; default ply0")
+    level: Optional[str] = Field(default=None, max_length=20,
+                                 description="net0 (default), net1, net2, ply0, ply1 or ply2")
 
 
 class RankedEntry(BaseModel):
@@ -79,6 +80,8 @@ class RankedEntry(BaseModel):
 class EvaluateAnswer(BaseModel):
     ruleset: str
     position: str
+    level: str
+    evaluator: str = Field(description="what valued the position, in words")
     evaluation: dict[str, float]
     dice: Optional[list[int]] = None
     moves: Optional[list[RankedEntry]] = None
@@ -88,7 +91,8 @@ class BestRequest(BaseModel):
     ruleset: Optional[str] = Field(default=None, max_length=40, description=RULESET_OF_ID)
     position: str = Field(max_length=200)
     dice: list[int] = Dice
-    level: Optional[str] = Field(default=None, max_length=20, description="a tawla.Bot level; default ply1")
+    level: Optional[str] = Field(default=None, max_length=20,
+                                 description="net0 (default), net1, net2, ply0, ply1 or ply2")
 
 
 class BestAnswer(BaseModel):
@@ -96,6 +100,7 @@ class BestAnswer(BaseModel):
     position: str
     dice: list[int]
     level: str
+    evaluator: str = Field(description="what chose the play, in words")
     move: str
     after: str
 
@@ -118,6 +123,7 @@ class CubeAnswer(BaseModel):
     match_id: str
     xgid: str
     level: str
+    evaluator: str = Field(description="what valued the position, in words")
     match_length: int
     probabilities: list[float]
     cubeless_equity: float
@@ -225,7 +231,7 @@ class Joined(BaseModel):
 
 
 class BotRequest(BaseModel):
-    level: str = Field(default="ply0", max_length=20, description="one of tawla.Bot.LEVELS")
+    level: str = Field(default="net0", max_length=20, description="one of tawla.Bot.LEVELS; default net0")
 
 
 class BotAdded(BaseModel):
@@ -308,7 +314,7 @@ class SeekRequest(BaseModel):
     bot_after: Optional[float] = Field(default=None, ge=0, le=3600, strict=True,
                                        description="seconds to wait for a player before a bot takes the other "
                                                    "seat; null: never")
-    bot_level: Optional[str] = Field(default=None, max_length=20, description="the offered bot's level; default ply0")
+    bot_level: Optional[str] = Field(default=None, max_length=20, description="the offered bot's level; default net0")
     name: Optional[str] = Name
 
 

@@ -108,7 +108,7 @@ class Seeks:
         low, high = body.get("rating_range") or (0.0, 10_000.0)
         if not (math.isfinite(low) and math.isfinite(high) and low <= high):
             raise ConfigError(f"a rating range is [low, high] with low <= high, not {quote([low, high])}")
-        bot, bot_after = body.get("bot_level") or "ply0", body.get("bot_after")
+        bot, bot_after = body.get("bot_level") or "net0", body.get("bot_after")
         if bot not in levels():
             raise ConfigError(f"a bot's level is one of {', '.join(levels())}, not {quote(bot)}")
         acc = self.lobby.registry.account(token) if token else None
@@ -229,7 +229,7 @@ class Seeks:
         made = None
         try:
             made = self.lobby.create_room(self._room_body(rec), None, rec["address"], account_id=rec["account"])
-            await self.lobby.add_bot(made["code"], made["token"], rec["bot"] or "ply0")
+            await self.lobby.add_bot(made["code"], made["token"], rec["bot"] or "net0")
         except TawlaError as e:
             if made is not None:
                 await self.lobby.abandon(made["code"])

@@ -12,10 +12,10 @@ from typing import Any, Sequence
 
 from ..bots import Bot
 from ..bots.cube import decision_fields
+from ..bots.levels import DEFAULT_LEVEL, check_level, describe, evaluate
 from ..bots.policies import CUBE_LEVELS, cube_analysis
 from ..errors import InvalidArgument, InvalidDice, InvalidId, TawlaError, UnsupportedRuleset, quote
 from ..formats.gnubg import MatchState
-from ..evaluation import evaluate
 from ..match import Match
 from ..match.fair_dice import SCHEME as FAIR_SCHEME
 from ..position import Position
@@ -104,53 +104,63 @@ def bot_for(ruleset: Any, level: str) -> Bot:
 
 
 def evaluation_of(ruleset: str | None, position: str, dice: Sequence[int] | None, level: str | None) -> dict[str, Any]:
-    """``/v1/evaluate``: the evaluator's figures for the side on roll, and with ``dice`` every
-    legal move ranked by the bot of ``level`` (default ``ply0``).
+    """``/v1/evaluate``: the figures of the side on roll at ``level`` (default ``net0``, the
+    trained network; :func:`tawla.evaluate`), and with ``dice`` every legal move ranked by the
+    bot of that level.
 
     Returns
     -------
     dict
-        ``{"ruleset", "position", "evaluation": {"equity", "win", ...}}`` and, with dice,
-        ``"dice"`` and ``"moves": [{"move", "equity", "ply"}]`` best first. Equity in points of
-        the ruleset's scoring, probabilities in 0..1.
+        ``{"ruleset", "position", "level", "evaluator", "evaluation": {"equity", "win", ...}}``
+        and, with dice, ``"dice"`` and ``"moves": [{"move", "equity", "ply"}]`` best first.
+        Equity in points of the ruleset's scoring, probabilities in 0..1; ``evaluator`` says
+        in words what valued them (:func:`tawla.bots.levels.describe`).
 
     Raises
     ------
     tawla.errors.InvalidId, tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset,
-    tawla.errors.InvalidDice, tawla.errors.ConfigError
+    tawla.errors.InvalidDice
+    tawla.errors.ConfigError
+        A level not of :data:`tawla.bots.levels.LEVELS`.
     """
+    lv = check_level(DEFAULT_LEVEL if level is None else level)
     pos = load_position(position, ruleset)
-    ev = evaluate(pos.to_array(), pos.ruleset)[0]
-    out: dict[str, Any] = {"ruleset": pos.ruleset.name, "position": pos.id(),
+    ev = evaluate(pos.to_array(), pos.ruleset, lv)[0]
+    out: dict[str, Any] = {"ruleset": pos.ruleset.name, "position": pos.id(), "level": lv,
+                           "evaluator": describe(lv, pos.ruleset),
                            "evaluation": {k: float(v) for k, v in zip(EVAL_COLUMNS, ev)}}
     if dice is not None:
         d = _dice(dice)
-        ranked = bot_for(pos.ruleset, level or "ply0").hint(pos, d)
+        ranked = bot_for(pos.ruleset, lv).hint(pos, d)
         out["dice"] = list(d)
         out["moves"] = [{"move": str(r.move), "equity": float(r.value), "ply": int(r.ply)} for r in ranked]
     return out
 
 
 def best_of(ruleset: str | None, position: str, dice: Sequence[int], level: str | None) -> dict[str, Any]:
-    """``/v1/best``: the play of the bot of ``level`` (default ``ply1``).
+    """``/v1/best``: the play of the bot of ``level`` (default ``net0``, the trained network).
 
     Returns
     -------
     dict
-        ``{"ruleset", "position", "dice", "level", "move" ("" for a pass), "after"}``.
+        ``{"ruleset", "position", "dice", "level", "evaluator", "move" ("" for a pass), "after"}``.
 
     Raises
     ------
     tawla.errors.InvalidId, tawla.errors.InvalidPosition, tawla.errors.UnsupportedRuleset,
-    tawla.errors.InvalidDice, tawla.errors.ConfigError, tawla.errors.InvalidAction
+    tawla.errors.InvalidDice
+    tawla.errors.ConfigError
+        A level not of :data:`tawla.bots.levels.LEVELS`.
+    tawla.errors.InvalidAction
         The game of the position is over.
     """
+    lv = check_level(DEFAULT_LEVEL if level is None else level)
     pos = load_position(position, ruleset)
     d = _dice(dice)
-    lv = level or "ply1"
     m = bot_for(pos.ruleset, lv).choose(pos, d)
     return {"ruleset": pos.ruleset.name, "position": pos.id(), "dice": list(d), "level": lv,
-            "move": "" if m.is_pass else str(m), "after": Position(m.after, pos.ruleset).id()}
+            "evaluator": describe(lv, pos.ruleset), "move": "" if m.is_pass else str(m),
+            "after": Position(m.after, pos.ruleset).id()}
 
 
 def cube_of(ruleset: str | None, position: str, length: int | None, score: Sequence[int] | None, cube: int | None,
@@ -208,7 +218,8 @@ def cube_of(ruleset: str | None, position: str, length: int | None, score: Seque
         raise InvalidArgument(f"the score {list(state.score)} is not below the match length {state.match_length}")
     probs, d = cube_analysis(pos, state, lv)
     return {"ruleset": r.name, "position": pos.gnubg_id(), "match_id": state.match_id(), "xgid": pos.xgid(state),
-            "level": lv, "match_length": state.match_length, **decision_fields(d, probs)}
+            "level": lv, "evaluator": describe(lv, r), "match_length": state.match_length,
+            **decision_fields(d, probs)}
 
 
 def public_match(match_json: str) -> dict[str, Any]:
