@@ -45,6 +45,19 @@ cdef tw_net net_view(const float[:, ::1] w1, const float[::1] b1, const float[:,
     return n
 
 
+cdef int race_attach(tw_race_tables *t, tw_net *view, race_net) except -1:
+    """With ``race_net`` (``(w1, b1, w2, b2)``, a network of this module's layout) not None: the
+    races of ``t`` beyond the bear-off databases valued by it (``view``: the caller's struct for
+    it; the caller keeps the arrays alive while ``t`` is used)."""
+    if race_net is None:
+        return 0
+    w1, b1, w2, b2 = race_net
+    view[0] = net_view(w1, b1, w2, b2)
+    t.beyond = tw_net_race_beyond
+    t.ctx = view
+    return 0
+
+
 def net_inputs(const uint8_t[:, ::1] positions, Params params, bint checked=True):
     """The inputs of packed rows (mover's seat), dense: float32[N, NET_INPUTS].
 
@@ -119,10 +132,12 @@ def net_columns(const uint8_t[:, ::1] positions, Params params, const float[:, :
 
 
 def net_eval_bg(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1, const float[::1] b1,
-                const float[:, ::1] w2, const float[::1] b2, const double[:, :, ::1] one, const double[::1] two):
+                const float[:, ::1] w2, const float[::1] b2, const double[:, :, ::1] one, const double[::1] two,
+                race_net=None):
     """Backgammon / adi rows in one pass (float64[N, 6], the evaluation columns): a finished game
     its exact result (``tw_eval_ends``), a race the race model (tables as ``tawla.native.race_rows`` takes
-    them), contact the network. The rows are read unchecked (the engine made them).
+    them; with ``race_net``, ``(w1, b1, w2, b2)``, the races beyond the bear-off databases by that
+    network), contact the network. The rows are read unchecked (the engine made them).
 
     Raises
     ------
@@ -130,6 +145,7 @@ def net_eval_bg(const uint8_t[:, ::1] positions, Params params, const float[:, :
         Weights of other shapes, or a same-direction ruleset.
     """
     cdef tw_net net = net_view(w1, b1, w2, b2)
+    cdef tw_net race
     cdef Py_ssize_t n = positions.shape[0]
     cdef tw_race_tables t
     if params.p.same:
@@ -137,6 +153,7 @@ def net_eval_bg(const uint8_t[:, ::1] positions, Params params, const float[:, :
     if positions.shape[1] != TW_W:
         raise InvalidPosition(f"rows must be uint8[N, {TW_W}], not [N, {positions.shape[1]}]")
     t = race_view(one, two)
+    race_attach(&t, &race, race_net)
     out = np.zeros((n, 6), dtype=np.float64)
     cdef double[:, ::1] c = out
     if n:
@@ -160,6 +177,9 @@ cdef class NetChooser:
         The network, shapes as :func:`net_outputs` takes them (kept, not copied).
     one, two : float64 arrays
         The race model's tables, as for :func:`net_eval_bg` (kept, not copied).
+    race_net : tuple, optional
+        ``(w1, b1, w2, b2)``: the race network beyond the databases, as for :func:`net_eval_bg`
+        (kept, not copied).
 
     Raises
     ------
@@ -169,18 +189,20 @@ cdef class NetChooser:
 
     cdef Params params
     cdef tw_net net
+    cdef tw_net race
     cdef tw_race_tables t
     cdef object keep
 
     def __init__(self, Params params, const float[:, ::1] w1, const float[::1] b1, const float[:, ::1] w2,
                  const float[::1] b2, const double[:, :, ::1] one,
-                 const double[::1] two):
+                 const double[::1] two, race_net=None):
         if params.p.same:
             raise InvalidArgument("the one-pass evaluation serves opposite-direction games only")
         self.net = net_view(w1, b1, w2, b2)
         self.t = race_view(one, two)
+        race_attach(&self.t, &self.race, race_net)
         self.params = params
-        self.keep = (w1, b1, w2, b2, one, two)  # the buffers the pointers above read
+        self.keep = (w1, b1, w2, b2, one, two, race_net)  # the buffers the pointers above read
 
     def choose(self, bytes row, tuple dice, ruleset):
         """The chosen :class:`tawla.Move` of ``row`` (bytes, 56, mover's seat: a valid position of

@@ -10,7 +10,7 @@ from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, int64_t
 
 from tawla_engine cimport *
 from tawla.native._params cimport Params, row_over, validate_batch
-from tawla.native._net cimport net_view
+from tawla.native._net cimport net_view, race_attach
 from tawla.native._race cimport race_view
 
 from tawla.errors import InvalidArgument, InvalidPosition
@@ -34,8 +34,9 @@ cdef _targets_out(Params params, const uint8_t[:, ::1] positions, bint checked):
 
 
 cdef const tw_race_tables *_race_view(Params params, race_one, race_two,
-                                      tw_race_tables *t) except? NULL:
-    """Point t at the race model's tables (None: no race model, NULL)."""
+                                      tw_race_tables *t, race_net=None, tw_net *view=NULL) except? NULL:
+    """Point t at the race model's tables (None: no race model, NULL), with ``race_net``
+    (``(w1, b1, w2, b2)``, viewed in ``view``) the races beyond the databases by that network."""
     cdef const double[:, :, ::1] one
     cdef const double[::1] two
     if race_one is None:
@@ -44,12 +45,14 @@ cdef const tw_race_tables *_race_view(Params params, race_one, race_two,
         raise InvalidArgument("the race model serves opposite-direction games only")
     one, two = race_one, race_two
     t[0] = race_view(one, two)
+    if race_net is not None:
+        race_attach(t, view, race_net)
     return t
 
 
 def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, float[::1] b2,
               long n_games, unsigned long long seed, float alpha, long max_turns=10000,
-              race_one=None, race_two=None):
+              race_one=None, race_two=None, race_net=None):
     """TD(0) self-play (``csrc/train/tw_net_train.c``): ``n_games`` games, the weights updated in place.
 
     Parameters
@@ -98,7 +101,8 @@ def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, 
     if n_games == 0:
         return length, winner, points
     cdef tw_race_tables t
-    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
+    cdef tw_net race
+    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t, race_net, &race)
     with nogil:
         ok = tw_net_train(&params.p, &net, n_games, seed, alpha, max_turns, tp, &L[0], &W[0], &S[0])
     if not ok:
@@ -109,7 +113,7 @@ def net_train(Params params, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2, 
 def net_positions(Params params, const float[:, ::1] w1, const float[::1] b1,
                   const float[:, ::1] w2, const float[::1] b2, long n_games,
                   unsigned long long seed, long cap, float explore=0.0, long max_turns=10000,
-                  race_one=None, race_two=None):
+                  race_one=None, race_two=None, race_net=None):
     """The positions before a roll of greedy self-play games (``csrc/train/tw_net_train.c``).
 
     Parameters
@@ -143,7 +147,8 @@ def net_positions(Params params, const float[:, ::1] w1, const float[::1] b1,
     """
     cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef tw_race_tables t
-    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
+    cdef tw_net race
+    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t, race_net, &race)
     cdef long got
     if n_games < 0 or cap < 0:
         raise InvalidArgument(f"n_games and cap must be >= 0, not {n_games}, {cap}")
@@ -160,7 +165,7 @@ def net_positions(Params params, const float[:, ::1] w1, const float[::1] b1,
 
 def net_ply1_targets(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1,
                      const float[::1] b1, const float[:, ::1] w2, const float[::1] b2,
-                     race_one=None, race_two=None, bint checked=True):
+                     race_one=None, race_two=None, race_net=None, bint checked=True):
     """1-ply search targets of pre-roll rows: for each of the 21 rolls the outputs after the
     network's greedy move (game ends exact, children without contact by the race model when
     its tables are given), for the row's mover, averaged with the rolls' probabilities.
@@ -180,7 +185,8 @@ def net_ply1_targets(const uint8_t[:, ::1] positions, Params params, const float
     """
     cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef tw_race_tables t
-    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
+    cdef tw_net race
+    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t, race_net, &race)
     cdef Py_ssize_t n = positions.shape[0]
     cdef int ok
     out = _targets_out(params, positions, checked)
@@ -196,7 +202,7 @@ def net_ply1_targets(const uint8_t[:, ::1] positions, Params params, const float
 
 def net_ply2_targets(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1,
                      const float[::1] b1, const float[:, ::1] w2, const float[::1] b2, int prune=3,
-                     race_one=None, race_two=None, bint checked=True):
+                     race_one=None, race_two=None, race_net=None, bint checked=True):
     """2-ply search targets of pre-roll rows: for each of the 21 rolls the ``prune`` children
     best at 0 ply (1..8), each valued by the 1-ply search of :func:`net_ply1_targets` from its
     mover's seat (game ends and races as they are), the best for the row's mover; its outputs
@@ -215,7 +221,8 @@ def net_ply2_targets(const uint8_t[:, ::1] positions, Params params, const float
     """
     cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef tw_race_tables t
-    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
+    cdef tw_net race
+    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t, race_net, &race)
     cdef Py_ssize_t n = positions.shape[0]
     cdef int ok
     if not 1 <= prune <= 8:
@@ -234,7 +241,7 @@ def net_ply2_targets(const uint8_t[:, ::1] positions, Params params, const float
 def net_rollout_targets(const uint8_t[:, ::1] positions, Params params, const float[:, ::1] w1,
                         const float[::1] b1, const float[:, ::1] w2, const float[::1] b2, int trials,
                         int horizon, unsigned long long seed, long first=0, race_one=None,
-                        race_two=None, bint checked=True):
+                        race_two=None, race_net=None, bint checked=True):
     """Truncated-rollout targets of pre-roll rows: each row played out ``trials`` times by the
     network's greedy moves (trial j's first roll the ordered roll j mod 36, later rolls random)
     for ``horizon`` moves (0: until the game ends or, with race tables, contact ends); the
@@ -256,7 +263,8 @@ def net_rollout_targets(const uint8_t[:, ::1] positions, Params params, const fl
     """
     cdef tw_net net = net_view(w1, b1, w2, b2)
     cdef tw_race_tables t
-    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t)
+    cdef tw_net race
+    cdef const tw_race_tables *tp = _race_view(params, race_one, race_two, &t, race_net, &race)
     cdef Py_ssize_t n = positions.shape[0]
     cdef int ok
     if trials < 1 or horizon < 0 or first < 0:

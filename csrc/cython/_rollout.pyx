@@ -11,7 +11,7 @@ from libc.string cimport memset
 
 from tawla_engine cimport *
 from tawla.native._params cimport Params, row_over, validate_batch
-from tawla.native._net cimport net_view
+from tawla.native._net cimport net_view, race_attach
 from tawla.native._race cimport race_view
 
 from tawla.errors import InvalidArgument, InvalidPosition
@@ -146,7 +146,7 @@ def cube_match(const double[:, ::1] probs, pre, post, int away, int opp_away, in
 
 
 def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=None, b1=None, w2=None,
-            b2=None, W=None, race_one=None, race_two=None, long first=0, long trials=1, long truncate=0,
+            b2=None, W=None, race_one=None, race_two=None, race_net=None, long first=0, long trials=1, long truncate=0,
             bint vr=False, bint stop_bearoff=True, bint stop_race=False, int stratify=2, rot=(0, 0),
             bint cubeful=False, double efficiency=0.68, bint jacoby=False, bint beaver=False,
             int owner=0, bint decide_first=False, match=None, efficiency_by_class=None, unsigned long long seed=0,
@@ -165,6 +165,9 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
         float64[5, NF]) or ``"nohit"``.
     race_one, race_two : arrays or None
         The race model's tables (None: no race model).
+    race_net : tuple or None
+        ``(w1, b1, w2, b2)``: a race network for the races beyond the bear-off databases (with
+        the race model's tables only).
     truncate, vr, stop_bearoff, stop_race, stratify, rot, cubeful, owner, decide_first, seed
         The settings of ``tw_ro_settings`` (csrc/rollout/tw_rollout.h); ``efficiency``,
         ``jacoby``, ``beaver``: the money cube model's (``efficiency`` the match model's too).
@@ -205,6 +208,7 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
     cdef tw_evaluator E
     cdef tw_ro_settings S
     cdef tw_net net
+    cdef tw_net race
     cdef tw_race_tables t
     cdef const double[:, ::1] Wv
     cdef const double[:, :, ::1] one
@@ -228,6 +232,7 @@ def rollout(const uint8_t[:, ::1] positions, Params params, str contact, *, w1=N
     if race_one is not None:
         one, two = race_one, race_two
         t = race_view(one, two)
+        race_attach(&t, &race, race_net)
         E.race = &t
     if ply not in (0, 1) or not 1 <= prune <= 16 or not margin >= 0.0:
         raise InvalidArgument(f"need ply 0 or 1, prune 1..16 and margin >= 0, not {ply}, {prune}, {margin}")

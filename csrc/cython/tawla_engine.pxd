@@ -129,10 +129,13 @@ cdef extern from "tawla_engine.h" nogil:
                    int32_t *length, int8_t *winner, int8_t *kind, int16_t *points)
 
     # tw_eval.h: evaluators
+    ctypedef void (*tw_race_beyond)(const void *ctx, const tw_params *P, const uint8_t *row, double *o) noexcept nogil
     ctypedef struct tw_race_tables:
         const double *one
         long s0, s1, n2
         const double *two
+        tw_race_beyond beyond
+        const void *ctx
 
     void tw_eval_init()
     void tw_features(const uint8_t *row, double *f)
@@ -171,6 +174,7 @@ cdef extern from "tawla_engine.h" nogil:
     void tw_net_columns(const tw_params *P, const float *o, double *out)
     void tw_net_row(const tw_params *P, const tw_net *n, const uint8_t *row, float *h, float *o)
     void tw_net_rows(const tw_params *P, const tw_net *n, const uint8_t *rows, long count, float *o)
+    void tw_net_race_beyond(const void *ctx, const tw_params *P, const uint8_t *row, double *o) noexcept nogil
     void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, long count,
                         const tw_race_tables *t, double *out)
     int tw_net_train(const tw_params *P, tw_net *n, long n_games, uint64_t seed, float alpha,

@@ -52,9 +52,17 @@ void tw_features(const uint8_t *row, double *f);
    cube's scoring */
 void tw_linear_row(const tw_params *P, const uint8_t *row, const double *W, long ldw, double *o);
 
+/* An evaluator of the races beyond the bear-off databases (a checker of either side outside
+   its home board): the six columns of a row (mover's seat) into o; ctx is its own data. */
+typedef void (*tw_race_beyond)(const void *ctx, const tw_params *P, const uint8_t *row, double *o);
 /* The race model: one-sided bear-off distributions `one` (shape [n, 2, n2], strides s0, s1
-   doubles; [., 0, .] all off, [., 1, .] first off) and the two-sided table `two` (924 x 924). */
-typedef struct { const double *one; long s0, s1, n2; const double *two; } tw_race_tables;
+   doubles; [., 0, .] all off, [., 1, .] first off) and the two-sided table `two` (924 x 924);
+   with `beyond` set (a race network, tw_net_race_beyond), tw_eval_ends gives it the races in
+   which a checker of either side is outside its home board. */
+typedef struct {
+    const double *one; long s0, s1, n2; const double *two;
+    tw_race_beyond beyond; const void *ctx;
+} tw_race_tables;
 /* the race model of a row with no contact (tw_sides, then tw_race_sides) */
 void tw_race_row(const tw_params *P, const uint8_t *row, const tw_race_tables *t, double *o);
 /* the race model of two sides with no contact, each int[26] in its own numbering (0 off,

@@ -46,6 +46,13 @@ int tw_eval_ends(const tw_params *P, const tw_geo *g, const uint8_t *row, const 
         for (p = 19; p <= 24; p++) if (row[p]) return TW_END_CONTACT;
     }
     if (!P->same) tw_sides(row, 0, me, opp);
+    if (t->beyond) {
+        for (p = 7, k = 0; p <= 25; p++) k |= me[p] | opp[p];
+        if (k) {
+            t->beyond(t->ctx, P, row, o);
+            return TW_END_RACE;
+        }
+    }
     tw_race_sides(P, me, opp, t, o);
     return TW_END_RACE;
 }

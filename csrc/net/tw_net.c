@@ -337,6 +337,12 @@ void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, lo
     }
 }
 
+void tw_net_race_beyond(const void *ctx, const tw_params *P, const uint8_t *row, double *o) {
+    float h[TW_NET_MAXH], out[TW_NET_NO];
+    tw_net_row(P, (const tw_net *)ctx, row, h, out);
+    tw_net_columns(P, out, o);
+}
+
 void tw_net_row(const tw_params *P, const tw_net *n, const uint8_t *row, float *h, float *o) {
     int idx[TW_NET_NI];
     float val[TW_NET_NI];

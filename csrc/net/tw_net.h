@@ -77,6 +77,10 @@ void tw_net_rows_at(const tw_params *P, const tw_net *n, const uint8_t *const *r
 void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, long count,
                     const tw_race_tables *t, double *out);
 
+/* A tw_race_beyond (csrc/eval/tw_eval.h): the network ctx (a const tw_net *) on a race row,
+   its six evaluation columns into o. */
+void tw_net_race_beyond(const void *ctx, const tw_params *P, const uint8_t *row, double *o);
+
 /* One gradient step of the squared error of outputs o toward target t: w += alpha * grad. */
 void tw_net_backprop(tw_net *n, const int *idx, const float *val, int m, const float *h,
                      const float *o, const float *t, float alpha);

@@ -9,6 +9,7 @@ import sys
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..evaluation.net import NetEvaluator
+from ..training.race import race_round
 from ..training.supervised import SuperviseConfig, supervise
 from ..training.td import TrainConfig, plot_curve, train
 from .arguments import RULESET_HELP, count, positive
@@ -26,7 +27,12 @@ DESCRIPTION = (
     "network's self-play, each valued by a 1-ply (--depth 2: pruned 2-ply) search on the network "
     "(--trials N: by N truncated rollouts of --horizon moves of the network's greedy play), "
     "and the network fitted to "
-    "them (--epochs passes, step size --fit-alpha); a checkpoint after each round."
+    "them (--epochs passes, step size --fit-alpha); a checkpoint after each round. "
+    "With --race NET.npz, a race network instead (the network of the races beyond the bear-off "
+    "databases): --positions races of NET's self-play (--explore), each rolled out --trials times "
+    "(variance-reduced, to the end or until both sides are home) by net0 with NET as contact "
+    "model and --race-player (a race network, or the race model), kept in --data, and a fresh "
+    "network of --hidden units fitted to them (--epochs, --fit-alpha, --fit-decay)."
 )
 
 
@@ -77,6 +83,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     s.add_argument("--horizon", type=count, default=8,
                    help="with --trials, the moves of a rollout (0: to the game's end or the race model; default: 8)")
     s.add_argument("--threads", type=positive, default=1, help="threads for the targets (default: 1)")
+    g = p.add_argument_group("a race network (with --race)")
+    g.add_argument("--race", default=None, metavar="NET",
+                   help="train a race network; NET: the contact network whose self-play gives the races")
+    g.add_argument("--race-player", default=None, metavar="RACE_NET",
+                   help="the race network that plays the rollouts' races beyond the databases (default: the race model)")
+    g.add_argument("--data", default=None, metavar="FILE",
+                   help="the rollouts' .npz: written after the rollouts, read instead of rolling out when it exists")
     p.set_defaults(run=run)
     return p
 
@@ -93,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
     tawla.errors.InvalidArgument
         Options out of range.
     """
+    if args.race is not None:
+        return _run_race(args)
     if args.start is not None:
         return _run_supervised(args)
     args.ruleset = args.ruleset or "backgammon"
@@ -155,4 +170,22 @@ def _run_supervised(args: argparse.Namespace) -> int:
     if last:
         print(f"{args.output}: {len(net.meta['supervised']['rounds'])} rounds; held-out error "
               f"{last['mse_before']} -> {last['mse_after']}", file=sys.stderr)
+    return 0
+
+
+def _run_race(args: argparse.Namespace) -> int:
+    """A race network from ``--race`` (one round: positions, rollouts, the fit) to ``--output``."""
+    contact = NetEvaluator.load(args.race)
+    player = NetEvaluator.load(args.race_player) if args.race_player else None
+    trials = args.trials or 36
+    cmd = "tawla train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else ""
+    net = race_round(contact, args.positions, trials, args.seed, race_net=player, hidden=args.hidden,
+                     epochs=args.epochs, alpha=args.fit_alpha, decay=args.fit_decay,
+                     holdout=min(2000, args.positions // 10) if args.holdout is None else args.holdout,
+                     explore=args.explore, threads=args.threads, data=args.data, command=cmd)
+    net.save(args.output)
+    curve = net.meta["fit_curve"]
+    print(f"{args.output}: race network of {net.hidden} hidden units on {net.meta['data']['positions']} positions "
+          f"({net.meta['data']['trials']} trials each, mean standard error of the equity "
+          f"{net.meta['mean_se_equity']}); held-out squared error {curve[0][1]} -> {curve[-1][1]}", file=sys.stderr)
     return 0

@@ -30,8 +30,11 @@ is 15 x (the third less the fifth). :meth:`NetEvaluator.__call__` gives the six 
 :data:`~tawla.evaluation.COLUMNS`.
 
 Weights files are ``.npz`` archives (``w1``, ``b1``, ``w2``, ``b2`` and a JSON ``meta``: the
-ruleset, the command and seed that made them, games trained); the shipped ones are listed with
-their SHA-256 and measured strength in ``tawla/data/nets/manifest.json`` (:func:`shipped_net`).
+ruleset, the format version (:data:`WEIGHTS_FORMAT`; a file without one is of version 1), the
+kind (``contact``, or ``race``: a network for the races beyond the bear-off databases), the
+command and seed that made them, games trained); the shipped ones are listed with their
+SHA-256 and measured strength in ``tawla/data/nets/manifest.json`` (:func:`shipped_net`; a
+ruleset's race network under its entry's ``race``, :func:`shipped_race_net`).
 """
 
 from __future__ import annotations
@@ -54,7 +57,8 @@ from .board_views import sides
 from .features import _hand_features, _raw_features
 from .protocol import real_weights
 
-__all__ = ["NetEvaluator", "net_inputs", "NET_INPUTS", "NET_OUTPUTS", "shipped_net", "SIDE_INPUTS"]
+__all__ = ["NetEvaluator", "net_inputs", "NET_INPUTS", "NET_OUTPUTS", "shipped_net", "shipped_race_net", "SIDE_INPUTS",
+           "WEIGHTS_FORMAT"]
 
 SIDE_INPUTS = 137
 """Inputs per side."""
@@ -64,6 +68,8 @@ NET_OUTPUTS = 5
 """Outputs of a network."""
 MAX_HIDDEN = 512
 """The most hidden units the compiled evaluator takes."""
+WEIGHTS_FORMAT = 1
+"""The version of the weights files this module reads and writes: the input layout above."""
 
 
 def _side_inputs(S, O, pinned, r: Ruleset) -> np.ndarray:
@@ -178,6 +184,11 @@ class NetEvaluator:
         """Hidden units."""
         return int(self.w1.shape[1])
 
+    @property
+    def weights(self) -> tuple:
+        """``(w1, b1, w2, b2)``, as the compiled evaluators take a network."""
+        return self.w1, self.b1, self.w2, self.b2
+
     @classmethod
     def initial(cls, ruleset, hidden: int = 80, seed: int = 0) -> "NetEvaluator":
         """An untrained network: weights uniform in +-0.1 (seeded), biases 0."""
@@ -212,7 +223,8 @@ class NetEvaluator:
         """The ``.npz`` archive of the weights and ``meta``."""
         buf = io.BytesIO()
         np.savez(buf, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2,
-                 meta=np.frombuffer(json.dumps({"ruleset": self.ruleset.name, **self.meta}).encode(), np.uint8))
+                 meta=np.frombuffer(json.dumps({"ruleset": self.ruleset.name, **self.meta,
+                                                "format": WEIGHTS_FORMAT}).encode(), np.uint8))
         return buf.getvalue()
 
     def save(self, path) -> str:
@@ -228,13 +240,18 @@ class NetEvaluator:
         Raises
         ------
         tawla.errors.ConfigError
-            A checksum that does not match (a truncated or altered file), or not such an archive.
+            A checksum that does not match (a truncated or altered file), not such an archive,
+            or an archive of another format version than :data:`WEIGHTS_FORMAT`.
         """
         if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
             raise ConfigError("network weights file: checksum mismatch (truncated or altered)")
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
                 meta = json.loads(bytes(z["meta"]).decode())
+                version = meta.pop("format", 1)
+                if version != WEIGHTS_FORMAT:
+                    raise ConfigError(f"network weights of format version {version!r}: this tawla reads version "
+                                      f"{WEIGHTS_FORMAT} (another input layout); retrain or use the tawla that made it")
                 return cls(z["w1"], z["b1"], z["w2"], z["b2"], meta.pop("ruleset"), meta)
         except (OSError, ValueError, KeyError, EOFError, UnicodeDecodeError, zipfile.BadZipFile) as e:
             raise ConfigError(f"not a network weights file: {e}") from None
@@ -284,3 +301,27 @@ def shipped_net(ruleset) -> NetEvaluator | None:
             net = NetEvaluator.from_bytes(data, entry["sha256"])
         _SHIPPED[r.name] = net
     return _SHIPPED[r.name]
+
+
+_SHIPPED_RACE: dict[str, NetEvaluator | None] = {}
+
+
+def shipped_race_net(ruleset) -> NetEvaluator | None:
+    """The race network shipped for a ruleset's name (the ``race`` part of its manifest entry;
+    loaded once, checksum checked), or None: the network of the races beyond the bear-off
+    databases that the ``net`` levels use (:mod:`tawla.evaluation.routing`).
+
+    Raises
+    ------
+    tawla.errors.ConfigError
+        A shipped file that fails its checksum.
+    """
+    r = get_ruleset(ruleset)
+    if r.name not in _SHIPPED_RACE:
+        entry = (manifest().get(r.name) or {}).get("race")
+        net = None
+        if entry:
+            data = (resources.files("tawla") / "data" / "nets" / entry["file"]).read_bytes()
+            net = NetEvaluator.from_bytes(data, entry["sha256"])
+        _SHIPPED_RACE[r.name] = net
+    return _SHIPPED_RACE[r.name]

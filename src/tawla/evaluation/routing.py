@@ -8,7 +8,11 @@ In order:
 2. **Race** (no contact, :func:`tawla.evaluation.is_race`; in tawla31 also no opponent
    checker in the mover's home and none of the mover's in the opponent's, §5.5): the race
    model (:mod:`tawla.evaluation.race`), exact from the two-sided database where both
-   sides are home with at most 6 checkers each.
+   sides are home with at most 6 checkers each. With a trained network as the contact model
+   and a race network shipped for the ruleset (:func:`tawla.evaluation.net.shipped_race_net`),
+   the races in which a checker of either side is still outside its home board go to the race
+   network instead (:func:`race_network`): the database's one-sided distributions with the
+   outside checkers shifted onto the 6-point miss what those checkers' places decide.
 3. **Contact**: the ruleset's model in :data:`CONTACT_MODELS`, an
    :class:`~tawla.evaluation.Evaluator` (a trained network drops in with
    :func:`set_contact_model`).
@@ -39,7 +43,7 @@ from ..rules import get_ruleset, HIT, RulesetLike, Scoring
 from .bearoff import eval_tables
 from .board_views import check_rows, race_mask, sides
 from .linear import LinearContact
-from .net import NetEvaluator
+from .net import NetEvaluator, shipped_race_net
 from .nohit import nohit_contact
 from .protocol import Evaluator, equity_from_probs
 from .race import race_eval
@@ -133,6 +137,26 @@ def _compiled_net_pass(model, r) -> bool:
             and r.contact == HIT and _bg_routing(r))
 
 
+def race_network(model, r) -> NetEvaluator | None:
+    """The network of the races beyond the bear-off databases where ``model`` (a contact model)
+    is a trained network of ``r``'s name: the ruleset's shipped race network, or None (the race
+    model then values every race)."""
+    if isinstance(model, NetEvaluator) and model.ruleset.name == r.name:
+        return shipped_race_net(r)
+    return None
+
+
+def _race_weights(model, r) -> tuple | None:
+    net = race_network(model, r)
+    return None if net is None else net.weights
+
+
+def beyond_databases(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """``bool[N]``: a checker of either side outside its home board (or on the bar), sides in
+    their own numbering (int[N, 26]); the races :func:`race_network` values."""
+    return (me[:, 7:26].sum(1) > 0) | (opp[:, 7:26].sum(1) > 0)
+
+
 def compiled_net_choice(model, r) -> Callable[[bytes, tuple[int, int], Any], Any] | None:
     """The 0-ply move choice with ``model`` in one compiled pass, where :func:`evaluate_rows`
     would value the children by ``net_eval_bg`` (:func:`_compiled_net_pass`); else None.
@@ -150,7 +174,8 @@ def compiled_net_choice(model, r) -> Callable[[bytes, tuple[int, int], Any], Any
     def choose(row: bytes, dice: tuple[int, int], ruleset) -> Any:
         if not chooser:
             one, _, _, two = eval_tables()
-            chooser.append(native.net_chooser(r, model.w1, model.b1, model.w2, model.b2, one, two).choose)
+            chooser.append(native.net_chooser(r, model.w1, model.b1, model.w2, model.b2, one, two,
+                                              _race_weights(model, r)).choose)
         return chooser[0](row, dice, ruleset)
 
     return choose
@@ -193,7 +218,7 @@ def evaluate_rows(rows: npt.ArrayLike, r, *, checked: bool = True, contact: Eval
     if len(rows) and _compiled_net_pass(model, r):
         one, _, _, two = eval_tables()
         return native.net_eval(np.ascontiguousarray(rows, dtype=np.uint8), r, model.w1, model.b1, model.w2, model.b2,
-                               one, two)
+                               one, two, _race_weights(model, r))
     if len(rows) and native.available("eval"):
         return _evaluate_ends_compiled(rows, r, model)
     return evaluate_np(rows, r, model)
@@ -207,6 +232,12 @@ def _evaluate_ends_compiled(rows: np.ndarray, r, model) -> np.ndarray:
     race = kind == native.EVAL_ENDS["race"]
     if r.scoring != Scoring.CHECKERS_LEFT and race.any():
         out[race, 0] = equity_from_probs(out[race, 1:], r)
+    net = race_network(model, r)
+    if net is not None and race.any():
+        me, opp, _ = sides(rows, r)
+        beyond = race & beyond_databases(me, opp)
+        if beyond.any():
+            out[beyond] = net(rows[beyond], r)
     _contact_into(out, kind == native.EVAL_ENDS["contact"], rows, r, model)
     return out
 
@@ -272,5 +303,9 @@ def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
     out[won, 3] = kind[won] == ResultKind.BACKGAMMON
     if race.any():
         out[race] = race_eval(me[race], opp[race], r)
+        net = race_network(model, r)
+        beyond = race & beyond_databases(me, opp)
+        if net is not None and beyond.any():
+            out[beyond] = net(rows[beyond], r)
     _contact_into(out, ~(done | race), rows, r, model)
     return out

@@ -14,4 +14,6 @@ cdef inline tw_race_tables race_view(const double[:, :, ::1] one, const double[:
     t.s1 = one.strides[1] // sizeof(double)
     t.n2 = one.shape[2]
     t.two = &two[0]
+    t.beyond = NULL
+    t.ctx = NULL
     return t

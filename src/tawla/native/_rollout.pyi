@@ -15,6 +15,7 @@ def cube_match(probs: np.ndarray, pre: np.ndarray, post: np.ndarray, away: int, 
                owner: int = ..., crawford: bool = ..., efficiency: float | np.ndarray = ...) -> tuple[np.ndarray, np.ndarray]: ...
 def rollout(positions: np.ndarray, params: Params, contact: str, *, w1: Any = ..., b1: Any = ..., w2: Any = ...,
             b2: Any = ..., W: Any = ..., race_one: np.ndarray | None = ..., race_two: np.ndarray | None = ...,
+            race_net: tuple | None = ...,
             first: int = ..., trials: int = ..., truncate: int = ..., vr: bool = ..., stop_bearoff: bool = ...,
             stop_race: bool = ..., stratify: int = ..., rot: tuple[int, int] = ..., cubeful: bool = ...,
             efficiency: float = ..., jacoby: bool = ..., beaver: bool = ..., owner: int = ..., decide_first: bool = ...,

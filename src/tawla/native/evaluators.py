@@ -100,17 +100,19 @@ def net_columns(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, checked: bool = Fa
     return compiled("_net").net_columns(rows, params(r), w1, b1, w2, b2, checked)
 
 
-def net_eval(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, one: np.ndarray, two: np.ndarray) -> np.ndarray:
-    """float64[N, 6] in one pass: a finished game or a race as :func:`eval_ends` values it, the
-    contact rows by the network."""
-    return compiled("_net").net_eval_bg(rows, params(r), w1, b1, w2, b2, one, two)
+def net_eval(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, one: np.ndarray, two: np.ndarray,
+             race_net: tuple | None = None) -> np.ndarray:
+    """float64[N, 6] in one pass: a finished game or a race as :func:`eval_ends` values it (with
+    ``race_net``, ``(w1, b1, w2, b2)``, the races with a checker outside a home board by that
+    network), the contact rows by the network."""
+    return compiled("_net").net_eval_bg(rows, params(r), w1, b1, w2, b2, one, two, race_net)
 
 
-def net_chooser(r: Ruleset, w1, b1, w2, b2, one: np.ndarray, two: np.ndarray):
+def net_chooser(r: Ruleset, w1, b1, w2, b2, one: np.ndarray, two: np.ndarray, race_net: tuple | None = None):
     """A compiled 0-ply move chooser: ``chooser.choose(row, dice, ruleset)`` returns the legal
     move whose result :func:`net_eval` values best for the mover, or None (game over, no move).
     The arrays are kept, not copied."""
-    return compiled("_net").NetChooser(params(r), w1, b1, w2, b2, one, two)
+    return compiled("_net").NetChooser(params(r), w1, b1, w2, b2, one, two, race_net)
 
 
 def net_train(r: Ruleset, w1, b1, w2, b2, n_games: int, seed: int, alpha: float, max_turns: int,

@@ -19,6 +19,7 @@ from ..evaluation.bearoff import eval_tables
 from ..evaluation.linear import LinearContact
 from ..evaluation.net import NetEvaluator, shipped_net
 from ..evaluation.nohit import nohit_contact
+from ..evaluation.routing import race_network
 from ..rules import Ruleset
 
 __all__ = ["TrialEvaluator", "trial_evaluator"]
@@ -26,11 +27,13 @@ __all__ = ["TrialEvaluator", "trial_evaluator"]
 
 @dataclass(frozen=True)
 class TrialEvaluator:
-    """The contact model of a level: ``"net"`` (``net``), ``"linear"`` (``weights``,
-    float64[5, NF]) or ``"nohit"``, and a description for the reports."""
+    """The contact model of a level: ``"net"`` (``net``, with the ruleset's race network
+    ``race_net`` where one is shipped), ``"linear"`` (``weights``, float64[5, NF]) or
+    ``"nohit"``, and a description for the reports."""
 
     contact: str
     net: NetEvaluator | None = None
+    race_net: NetEvaluator | None = None
     weights: np.ndarray | None = None
     description: str = ""
     ply: int = 0
@@ -45,7 +48,8 @@ class TrialEvaluator:
                                 "margin": self.margin}
         if self.contact == "net":
             assert self.net is not None
-            args.update(w1=self.net.w1, b1=self.net.b1, w2=self.net.w2, b2=self.net.b2)
+            args.update(w1=self.net.w1, b1=self.net.b1, w2=self.net.w2, b2=self.net.b2,
+                        race_net=None if self.race_net is None else self.race_net.weights)
         elif self.contact == "linear":
             args["W"] = np.ascontiguousarray(self.weights, dtype=np.float64)
         return args
@@ -66,11 +70,13 @@ def trial_evaluator(r: Ruleset, level: str) -> TrialEvaluator:
         net = shipped_net(r)
         if net is None:
             raise ConfigError(f"no network is shipped for {r.name}: roll out with --level ply0")
+        race = race_network(net, r)
         if level == "net0":
-            return TrialEvaluator("net", net=net, description=f"net0 (the shipped {r.name} network, 0 ply)")
+            return TrialEvaluator("net", net=net, race_net=race,
+                                  description=f"net0 (the shipped {r.name} network, 0 ply)")
         limit, margin = Bot.PRUNE[0]
-        return TrialEvaluator("net", net=net, description=f"net1 (the shipped {r.name} network, 1 ply)", ply=1,
-                              prune=limit, margin=margin * max(1.0, r.max_points / 3.0))
+        return TrialEvaluator("net", net=net, race_net=race, description=f"net1 (the shipped {r.name} network, 1 ply)",
+                              ply=1, prune=limit, margin=margin * max(1.0, r.max_points / 3.0))
     if level == "ply0":
         model = CONTACT_MODELS[r.name]
         if isinstance(model, LinearContact):
