@@ -18,8 +18,8 @@ from tawla.evaluation import net as net_module
 from tawla.evaluation.bearoff import eval_tables
 from tawla.evaluation.board_views import sides
 from tawla.evaluation.net import WEIGHTS_FORMAT, NetEvaluator, shipped_net, shipped_race_net
-from tawla.evaluation.routing import beyond_databases, evaluate_np, race_network, race_rows
-from tawla.training.race import fit_race_net, load_race_data, race_positions, race_round, race_targets
+from tawla.evaluation.routing import beyond_databases, evaluate_np, race_caps, race_network, race_rows
+from tawla.training.race import load_race_positions, race_positions, race_targets, save_race_positions, train_race_net
 
 needs_fast = pytest.mark.skipif(not native.available("net"), reason="the compiled engine is not built")
 BG = tawla.get_ruleset("backgammon")
@@ -54,7 +54,11 @@ def test_compiled_routing_equals_its_numpy_twin_with_a_race_network(race_net, ra
     fast = evaluate_rows(rows, BG, contact=contact)
     slow = evaluate_np(rows, BG, contact)
     assert np.abs(fast - slow).max() < 2e-6
-    assert np.allclose(fast[beyond], race_net(rows[beyond], BG), atol=2e-6)
+    assert np.allclose(fast[beyond], race_caps(rows[beyond], race_net(rows[beyond], BG), BG), atol=2e-6)
+    lost_gammon = rows[beyond][:, 26] > 0  # the opponent has borne off: no gammon to win any more
+    no_backgammon = rows[beyond][:, 27:33].sum(1) == 0  # none of its checkers in the mover's home
+    assert lost_gammon.any() and no_backgammon.any()
+    assert (fast[beyond][lost_gammon, 2] == 0).all() and (fast[beyond][no_backgammon, 3] == 0).all()
     net_module._SHIPPED_RACE["backgammon"] = None  # the race model again: only the beyond rows change
     plain = evaluate_rows(rows, BG, contact=contact)
     assert np.array_equal(plain[~beyond], fast[~beyond]) and not np.allclose(plain[beyond], fast[beyond])
@@ -85,7 +89,7 @@ def test_compiled_choice_and_rollouts_use_the_race_network(race_net, race_sample
 
 
 @needs_fast
-def test_a_race_round_from_positions_to_a_fitted_network(tmp_path):
+def test_race_positions_rollout_targets_and_value_iteration(tmp_path):
     contact = shipped_net(BG)
     rows = race_positions(contact, 120, seed=4)
     me, opp, om = sides(rows, BG)
@@ -96,15 +100,19 @@ def test_a_race_round_from_positions_to_a_fitted_network(tmp_path):
     again, _ = race_targets(rows[:40], contact, 6, seed=2, threads=2)
     assert mean.shape == se.shape == (40, 6) and np.array_equal(mean, again)
     assert ((mean[:, :5] >= 0) & (mean[:, :5] <= 1)).all() and (se >= 0).all()
-    data = tmp_path / "race.npz"
-    net = race_round(contact, 60, 4, seed=3, hidden=5, epochs=3, holdout=10, data=data, command="test")
-    assert net.meta["kind"] == "race" and len(net.meta["fit_curve"]) == 3 and net.hidden == 5
-    kept, m, s, meta = load_race_data(data)
-    assert len(kept) == 60 and m.shape == (60, 6) and meta["trials"] == 4 and meta["command"] == "test"
-    same = race_round(contact, 60, 4, seed=3, hidden=5, epochs=3, holdout=10, data=data, command="test")
-    assert np.array_equal(same.w1, net.w1)  # the data read back, the fit seeded
-    fitted = fit_race_net(kept, m[:, :5], BG, hidden=4, epochs=2, holdout=5, seed=1)
-    assert fitted.meta["fit_curve"][-1][1] is not None
+    seen = []
+    net = train_race_net(contact, rows, rounds=3, hidden=5, first_epochs=4, epochs=2, holdout=20, seed=3,
+                         progress=lambda k, n, rec: seen.append((k, n, rec["mse_after"] is not None)))
+    assert seen == [(1, 3, True), (2, 3, True), (3, 3, True)] and net.meta["kind"] == "race" and net.hidden == 5
+    assert net.meta["rounds"][0]["mse_before"] is None and net.meta["rounds"][1]["mse_before"] is not None
+    same = train_race_net(contact, rows, rounds=3, hidden=5, first_epochs=4, epochs=2, holdout=20, seed=3, threads=2)
+    assert np.array_equal(same.w1, net.w1)  # seeded, and the same however the targets are split
+    more = train_race_net(contact, rows, rounds=1, epochs=2, holdout=20, seed=3, start=net)
+    assert more.hidden == 5 and not np.array_equal(more.w1, net.w1)
+    path = tmp_path / "positions.npz"
+    save_race_positions(path, rows, {"seed": 4})
+    kept, meta = load_race_positions(path)
+    assert np.array_equal(kept, rows) and meta == {"seed": 4}
 
 
 def test_weights_files_carry_their_format_and_another_version_is_refused(tmp_path):
@@ -122,7 +130,7 @@ def test_weights_files_carry_their_format_and_another_version_is_refused(tmp_pat
     with pytest.raises(ConfigError, match="format version 2"):
         NetEvaluator.load(path)
     with pytest.raises(ConfigError):
-        load_race_data(path)
+        load_race_positions(path)
 
 
 def test_the_shipped_race_network_is_listed_with_the_contact_ones():
@@ -136,14 +144,18 @@ def test_the_shipped_race_network_is_listed_with_the_contact_ones():
 
 
 @needs_fast
-def test_tawla_train_race_writes_a_race_network_and_its_data(tmp_path, capsys):
+def test_tawla_train_race_writes_a_race_network_and_its_positions(tmp_path, capsys):
     from importlib import resources
 
     from tawla.cli import main
     contact = resources.files("tawla") / "data" / "nets" / "backgammon.npz"
-    out, data = tmp_path / "race.npz", tmp_path / "data.npz"
-    assert main(["train", "--race", str(contact), "--positions", "50", "--trials", "3", "--hidden", "4",
-                 "--epochs", "2", "--holdout", "5", "--data", str(data), "-o", str(out), "--no-progress"]) == 0
+    out, data = tmp_path / "race.npz", tmp_path / "positions.npz"
+    args = ["train", "--race", str(contact), "--positions", "80", "--rounds", "2", "--hidden", "4", "--epochs", "2",
+            "--holdout", "8", "--data", str(data), "-o", str(out), "--no-progress"]
+    assert main(args) == 0
     net = NetEvaluator.load(out)
-    assert net.meta["kind"] == "race" and net.hidden == 4 and load_race_data(data)[3]["positions"] == 50
-    assert "race network of 4 hidden units on 50 positions" in capsys.readouterr().err
+    assert net.meta["kind"] == "race" and net.hidden == 4 and len(net.meta["rounds"]) == 2
+    assert load_race_positions(data)[1]["positions"] == 80 and net.meta["data"]["seed"] == 1
+    assert "race network of 4 hidden units, 2 rounds on 80 positions" in capsys.readouterr().err
+    assert main(args) == 0  # the positions read back: the same network
+    assert np.array_equal(NetEvaluator.load(out).w1, net.w1)

@@ -3,7 +3,9 @@
 SHA-256, hidden units, games, the command and seed that made it and the commands that made
 its start (``lineage``), its supervised rounds, the measured strength given
 with ``--strength``, and the network's outputs on fixed positions, which tests/test_net.py
-checks the shipped file against).
+checks the shipped file against). A race network (``tawla train --race``: ``meta["kind"]``
+``race``) goes to ``<ruleset>-race.npz`` and under its ruleset's entry as ``race`` (the data
+it was fitted to, the fit's curve, its fixed positions races beyond the databases).
 
 Usage::
 
@@ -49,6 +51,9 @@ def main(argv=None) -> None:
     net = NetEvaluator.load(args.checkpoint)
     name = net.ruleset.name
     NETS.mkdir(parents=True, exist_ok=True)
+    if net.meta.get("kind") == "race":
+        ship_race(net, args.strength)
+        return
     target = NETS / f"{name}.npz"
     data = net.to_bytes()
     target.write_bytes(data)
@@ -77,6 +82,37 @@ def main(argv=None) -> None:
     }
     manifest_path.write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
     print(f"shipped {target} ({len(data)} bytes), manifest updated")
+
+
+def ship_race(net: NetEvaluator, strength: list[str]) -> None:
+    """Install a race network under its ruleset's manifest entry (``race``)."""
+    from tawla.evaluation.net import shipped_net
+    from tawla.training.race import race_positions
+    name = net.ruleset.name
+    target = NETS / f"{name}-race.npz"
+    data = net.to_bytes()
+    target.write_bytes(data)
+    rows = race_positions(shipped_net(name), CHECK_POSITIONS, seed=CHECK_SEED)
+    ids = [tawla.Position(bytes(row), net.ruleset).id() for row in rows]
+    outputs = net.outputs(rows, compiled=False)
+    manifest_path = NETS / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest[name]["race"] = {
+        "file": target.name,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "bytes": len(data),
+        "hidden": net.hidden,
+        "command": net.meta.get("command"),
+        "data": net.meta.get("data"),
+        "mean_se_equity": net.meta.get("mean_se_equity"),
+        "fit": {k: net.meta.get(k) for k in ("positions", "holdout", "epochs", "alpha", "decay", "init_seed",
+                                             "fit_seconds")},
+        "fit_curve_last": (net.meta.get("fit_curve") or [None])[-1],
+        "strength": strength,
+        "check": {"positions": ids, "outputs": np.round(outputs.astype(float), 6).tolist()},
+    }
+    manifest_path.write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+    print(f"shipped {target} ({len(data)} bytes) as the race network of {name}, manifest updated")
 
 
 if __name__ == "__main__":

@@ -339,8 +339,19 @@ void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, lo
 
 void tw_net_race_beyond(const void *ctx, const tw_params *P, const uint8_t *row, double *o) {
     float h[TW_NET_MAXH], out[TW_NET_NO];
+    int p, opp_in_my_home = 0, mine_in_opp_home = 0;
     tw_net_row(P, (const tw_net *)ctx, row, h, out);
     tw_net_columns(P, out, o);
+    if (P->same || P->scoring == TW_SCORE_CHECKERS_LEFT) return;
+    /* What a race can no longer bring: no gammon once the loser has borne off, no backgammon
+       unless the loser still has a checker in the winner's home board (checkers only move on). */
+    for (p = 1; p <= 6; p++) opp_in_my_home += row[26 + p];
+    for (p = 19; p <= 25; p++) mine_in_opp_home += row[p];
+    if (row[26]) o[2] = 0.0;
+    if (row[26] || !opp_in_my_home) o[3] = 0.0;
+    if (row[0]) o[4] = 0.0;
+    if (row[0] || !mine_in_opp_home) o[5] = 0.0;
+    o[0] = 2.0 * o[1] - 1.0 + o[2] - o[4] + o[3] - o[5];
 }
 
 void tw_net_row(const tw_params *P, const tw_net *n, const uint8_t *row, float *h, float *o) {

@@ -78,7 +78,9 @@ void tw_net_eval_bg(const tw_params *P, const tw_net *n, const uint8_t *rows, lo
                     const tw_race_tables *t, double *out);
 
 /* A tw_race_beyond (csrc/eval/tw_eval.h): the network ctx (a const tw_net *) on a race row,
-   its six evaluation columns into o. */
+   its six evaluation columns into o, less what the race can no longer bring (opposite
+   directions, 1/2/3 scoring: no gammon once the loser has borne off a checker, no backgammon
+   without a loser's checker in the winner's home board; tawla.evaluation.routing.race_caps). */
 void tw_net_race_beyond(const void *ctx, const tw_params *P, const uint8_t *row, double *o);
 
 /* One gradient step of the squared error of outputs o toward target t: w += alpha * grad. */

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..evaluation.net import NetEvaluator
-from ..training.race import race_round
+from ..training.race import load_race_positions, race_positions, save_race_positions, train_race_net
 from ..training.supervised import SuperviseConfig, supervise
 from ..training.td import TrainConfig, plot_curve, train
 from .arguments import RULESET_HELP, count, positive
@@ -29,10 +30,11 @@ DESCRIPTION = (
     "and the network fitted to "
     "them (--epochs passes, step size --fit-alpha); a checkpoint after each round. "
     "With --race NET.npz, a race network instead (the network of the races beyond the bear-off "
-    "databases): --positions races of NET's self-play (--explore), each rolled out --trials times "
-    "(variance-reduced, to the end or until both sides are home) by net0 with NET as contact "
-    "model and --race-player (a race network, or the race model), kept in --data, and a fresh "
-    "network of --hidden units fitted to them (--epochs, --fit-alpha, --fit-decay)."
+    "databases), by value iteration from the databases: --positions races of NET's self-play "
+    "(--explore random plays; kept in --data, read from it when it exists), then --rounds rounds "
+    "of 1-ply targets (the children valued by the databases and the last round's network) and "
+    "a fit (--epochs passes, the first round 40, step size --fit-alpha, --fit-decay) of a network "
+    "of --hidden units (--race-start: from that race network instead)."
 )
 
 
@@ -86,10 +88,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     g = p.add_argument_group("a race network (with --race)")
     g.add_argument("--race", default=None, metavar="NET",
                    help="train a race network; NET: the contact network whose self-play gives the races")
-    g.add_argument("--race-player", default=None, metavar="RACE_NET",
-                   help="the race network that plays the rollouts' races beyond the databases (default: the race model)")
+    g.add_argument("--race-start", default=None, metavar="RACE_NET", help="a race network to start from")
     g.add_argument("--data", default=None, metavar="FILE",
-                   help="the rollouts' .npz: written after the rollouts, read instead of rolling out when it exists")
+                   help="the training positions (.npz): written when made, read instead when it exists")
     p.set_defaults(run=run)
     return p
 
@@ -174,18 +175,33 @@ def _run_supervised(args: argparse.Namespace) -> int:
 
 
 def _run_race(args: argparse.Namespace) -> int:
-    """A race network from ``--race`` (one round: positions, rollouts, the fit) to ``--output``."""
+    """A race network from ``--race`` by value iteration, written to ``--output``."""
     contact = NetEvaluator.load(args.race)
-    player = NetEvaluator.load(args.race_player) if args.race_player else None
-    trials = args.trials or 36
+    start = NetEvaluator.load(args.race_start) if args.race_start else None
     cmd = "tawla train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else ""
-    net = race_round(contact, args.positions, trials, args.seed, race_net=player, hidden=args.hidden,
-                     epochs=args.epochs, alpha=args.fit_alpha, decay=args.fit_decay,
-                     holdout=min(2000, args.positions // 10) if args.holdout is None else args.holdout,
-                     explore=args.explore, threads=args.threads, data=args.data, command=cmd)
+    if args.data is not None and Path(args.data).exists():
+        rows, data_meta = load_race_positions(args.data)
+    else:
+        rows = race_positions(contact, args.positions, args.seed, explore=args.explore)
+        data_meta = {"ruleset": contact.ruleset.name, "positions": int(len(rows)), "seed": args.seed,
+                     "explore": args.explore, "command": cmd}
+        if args.data is not None:
+            save_race_positions(args.data, rows, data_meta)
+    holdout = min(3000, len(rows) // 10) if args.holdout is None else args.holdout
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[last]}"), TimeRemainingColumn())
+    with Progress(*columns, disable=args.no_progress, transient=False) as bar:
+        task = bar.add_task(f"race network {contact.ruleset.name}", total=args.rounds, last="")
+
+        def progress(done: int, total: int, rec: dict) -> None:
+            bar.update(task, completed=done, last=f"held-out error {rec['mse_before']} -> {rec['mse_after']}")
+
+        net = train_race_net(contact, rows, rounds=args.rounds, hidden=args.hidden, epochs=args.epochs,
+                             alpha=args.fit_alpha, decay=args.fit_decay, holdout=holdout, seed=args.seed,
+                             threads=args.threads, start=start, progress=progress)
+    net.meta.update({"command": cmd, "data": {k: v for k, v in data_meta.items() if k != "command"}})
     net.save(args.output)
-    curve = net.meta["fit_curve"]
-    print(f"{args.output}: race network of {net.hidden} hidden units on {net.meta['data']['positions']} positions "
-          f"({net.meta['data']['trials']} trials each, mean standard error of the equity "
-          f"{net.meta['mean_se_equity']}); held-out squared error {curve[0][1]} -> {curve[-1][1]}", file=sys.stderr)
+    last = net.meta["rounds"][-1]
+    print(f"{args.output}: race network of {net.hidden} hidden units, {len(net.meta['rounds'])} rounds on "
+          f"{len(rows)} positions; held-out error {last['mse_before']} -> {last['mse_after']}", file=sys.stderr)
     return 0

@@ -151,6 +151,27 @@ def _race_weights(model, r) -> tuple | None:
     return None if net is None else net.weights
 
 
+def race_caps(rows: np.ndarray, cols: np.ndarray, r) -> np.ndarray:
+    """``cols`` (float64[N, 6], a race network's columns of race ``rows``) less what those races
+    can no longer bring, as the compiled ``tw_net_race_beyond`` does (opposite directions and
+    1/2/3 scoring only; checkers only move on): no gammon once the loser has borne off a
+    checker, no backgammon without a loser's checker in the winner's home board; the equity
+    again from the rest."""
+    if r.geometry != OPPOSITE or r.scoring == Scoring.CHECKERS_LEFT:
+        return cols
+    cols = cols.copy()
+    rows = np.asarray(rows)
+    my_off, opp_off = rows[:, 0] > 0, rows[:, 26] > 0
+    opp_in_my_home = rows[:, 27:33].sum(1) > 0
+    mine_in_opp_home = rows[:, 19:26].sum(1) > 0
+    cols[opp_off, 2] = 0.0
+    cols[opp_off | ~opp_in_my_home, 3] = 0.0
+    cols[my_off, 4] = 0.0
+    cols[my_off | ~mine_in_opp_home, 5] = 0.0
+    cols[:, 0] = 2.0 * cols[:, 1] - 1.0 + cols[:, 2] - cols[:, 4] + cols[:, 3] - cols[:, 5]
+    return cols
+
+
 def beyond_databases(me: np.ndarray, opp: np.ndarray) -> np.ndarray:
     """``bool[N]``: a checker of either side outside its home board (or on the bar), sides in
     their own numbering (int[N, 26]); the races :func:`race_network` values."""
@@ -237,7 +258,7 @@ def _evaluate_ends_compiled(rows: np.ndarray, r, model) -> np.ndarray:
         me, opp, _ = sides(rows, r)
         beyond = race & beyond_databases(me, opp)
         if beyond.any():
-            out[beyond] = net(rows[beyond], r)
+            out[beyond] = race_caps(rows[beyond], net(rows[beyond], r), r)
     _contact_into(out, kind == native.EVAL_ENDS["contact"], rows, r, model)
     return out
 
@@ -306,6 +327,6 @@ def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
         net = race_network(model, r)
         beyond = race & beyond_databases(me, opp)
         if net is not None and beyond.any():
-            out[beyond] = net(rows[beyond], r)
+            out[beyond] = race_caps(rows[beyond], net(rows[beyond], r), r)
     _contact_into(out, ~(done | race), rows, r, model)
     return out

@@ -116,38 +116,41 @@ def net_chooser(r: Ruleset, w1, b1, w2, b2, one: np.ndarray, two: np.ndarray, ra
 
 
 def net_train(r: Ruleset, w1, b1, w2, b2, n_games: int, seed: int, alpha: float, max_turns: int,
-              race_one=None, race_two=None) -> tuple:
+              race_one=None, race_two=None, race_net=None) -> tuple:
     """TD(0) self-play of ``n_games`` games, the weights updated in place: ``(length int32[n],
     winner int8[n], points int16[n])``."""
     return compiled("_net_train").net_train(params(r), w1, b1, w2, b2, n_games, seed, alpha, max_turns, race_one,
-                                       race_two)
+                                       race_two, race_net)
 
 
 def net_positions(r: Ruleset, w1, b1, w2, b2, n_games: int, seed: int, cap: int, explore: float, max_turns: int,
-                  race_one=None, race_two=None) -> np.ndarray:
+                  race_one=None, race_two=None, race_net=None) -> np.ndarray:
     """uint8[M, 56], M <= cap: positions of the network's own games (a share ``explore`` of
     plays random)."""
     return compiled("_net_train").net_positions(params(r), w1, b1, w2, b2, n_games, seed, cap, explore, max_turns,
-                                           race_one, race_two)
+                                           race_one, race_two, race_net)
 
 
-def net_ply1_targets(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, race_one=None, race_two=None) -> np.ndarray:
-    """float32[N, outputs]: each row's 1-ply search value with the network (training targets)."""
-    return compiled("_net_train").net_ply1_targets(rows, params(r), w1, b1, w2, b2, race_one, race_two)
+def net_ply1_targets(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, race_one=None, race_two=None,
+                     race_net=None) -> np.ndarray:
+    """float32[N, outputs]: each row's 1-ply search value with the network (training targets;
+    ``race_net``, ``(w1, b1, w2, b2)``: the races beyond the bear-off databases by that network)."""
+    return compiled("_net_train").net_ply1_targets(rows, params(r), w1, b1, w2, b2, race_one, race_two, race_net)
 
 
 def net_ply2_targets(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, prune: int, race_one=None,
-                     race_two=None) -> np.ndarray:
+                     race_two=None, race_net=None) -> np.ndarray:
     """float32[N, outputs]: each row's pruned 2-ply search value (``prune`` moves kept a roll)."""
-    return compiled("_net_train").net_ply2_targets(rows, params(r), w1, b1, w2, b2, prune, race_one, race_two)
+    return compiled("_net_train").net_ply2_targets(rows, params(r), w1, b1, w2, b2, prune, race_one, race_two,
+                                                   race_net)
 
 
 def net_rollout_targets(rows: np.ndarray, r: Ruleset, w1, b1, w2, b2, trials: int, horizon: int, seed: int,
-                        first: int = 0, race_one=None, race_two=None) -> np.ndarray:
+                        first: int = 0, race_one=None, race_two=None, race_net=None) -> np.ndarray:
     """float32[N, outputs]: truncated 0-ply rollouts of ``trials`` games of ``horizon`` turns per
     row (row ``i`` seeded as trial stream ``first + i`` of ``seed``)."""
     return compiled("_net_train").net_rollout_targets(rows, params(r), w1, b1, w2, b2, trials, horizon, seed, first,
-                                                 race_one, race_two)
+                                                 race_one, race_two, race_net)
 
 
 def net_fit(r: Ruleset, w1, b1, w2, b2, rows: np.ndarray, targets: np.ndarray, order: np.ndarray,

@@ -1,34 +1,35 @@
-"""Race networks: the network of the races beyond the bear-off databases, fitted to rollouts.
+"""Race networks: the network of the races beyond the bear-off databases.
 
 A race beyond the databases is a position with no contact in which a checker of either side is
 still outside its home board (:func:`tawla.evaluation.routing.beyond_databases`): the race
 model moves such checkers onto the 6-point with a pip shift, so plays with the same outside
 pip total get the same value, and it predicts no backgammons. A race network has the contact
 network's inputs (:mod:`tawla.evaluation.net`: every checker on its own point, the pip counts
-among the hand features) and is fitted to rollouts of such races.
+among the hand features).
 
-One round (:func:`race_round`):
+It is trained by **value iteration from the databases** (:func:`train_race_net`):
 
 1. **Positions** (:func:`race_positions`): the races of the contact network's own self-play
    games with random plays mixed in (``explore``), not cut at the first race, deduplicated,
    each a race beyond the databases and not over, in a seeded random order.
-2. **Targets** (:func:`race_targets`): each position rolled out ``trials`` times by the
-   compiled trial loop, net0's choices (the races beyond the databases by ``race_net``, the
-   previous round's network, or by the race model in the first round), variance reduction
-   (the luck of every roll taken out), duplicate dice and the first two rolls stratified,
-   each trial to the end of the game or until both sides are home (the databases' value); the
-   five outputs' means and standard errors.
-3. **Fit** (:func:`fit_race_net`): a fresh network fitted by stochastic gradient descent on
-   all but ``holdout`` positions, the squared error on those held out reported.
+2. **Rounds**: each position's 1-ply value (for each of the 21 rolls the best play's child,
+   valued by the databases where both sides are home and by the current race network
+   beyond them; the first round by the race model) is its target, and the network is fitted
+   to those targets by stochastic gradient descent (the first round from a seeded fresh
+   network, later ones from the last). Every race ends in the databases within a few rolls,
+   so the exact values there reach further back each round.
 
-The data are kept in a compact ``.npz`` (:func:`save_race_data`): the packed rows, the means
-and standard errors of the five outputs (float32), and the command, seed and settings.
+Rollout targets (:func:`race_targets`: variance-reduced trials of net0's play to the end or
+until both sides are home) are the other way; measured against GNU Backgammon's rollouts
+(``bench/bench_race.py``), their player's weakness in these races (the race model, or an
+early race network, playing out the trials) biases them more than value iteration is off.
 """
 
 from __future__ import annotations
 
 import json
 import time
+import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -40,13 +41,14 @@ from ..evaluation.board_views import sides
 from ..evaluation.bearoff import eval_tables
 from ..evaluation.net import NetEvaluator
 from ..evaluation.routing import beyond_databases, race_rows
-from ..rules import get_ruleset, RulesetLike
 from .td import chunk_seed
 
-__all__ = ["race_positions", "race_targets", "fit_race_net", "save_race_data", "load_race_data", "race_round"]
+__all__ = ["race_positions", "race_targets", "train_race_net", "save_race_positions", "load_race_positions"]
 
 #: Positions per call of the compiled trial loop (and per thread task).
 ROLLOUT_CHUNK = 512
+#: Positions per call of the compiled 1-ply search (and per thread task).
+TARGET_CHUNK = 4096
 
 
 def _needs_native() -> None:
@@ -129,41 +131,85 @@ def race_targets(rows: np.ndarray, contact: NetEvaluator, trials: int, seed: int
     return mean.astype(np.float32), se.astype(np.float32)
 
 
-def fit_race_net(rows: np.ndarray, targets: np.ndarray, ruleset: RulesetLike, hidden: int = 64, epochs: int = 40,
-                 alpha: float = 0.2, decay: float = 0.93, holdout: int = 2000, seed: int = 1) -> NetEvaluator:
-    """A fresh race network fitted to ``targets`` (float32[N, 5]) of ``rows`` (module docstring,
-    step 3). Its ``meta`` holds the settings and, per epoch, the squared error on the fitted
-    rows and on the ``holdout`` first ones (kept out of the fit).
+def train_race_net(contact: NetEvaluator, rows: np.ndarray, rounds: int = 20, hidden: int = 128,
+                   first_epochs: int = 40, epochs: int = 12, alpha: float = 0.3, decay: float = 0.95,
+                   holdout: int = 3000, seed: int = 1, threads: int = 1, start: NetEvaluator | None = None,
+                   progress=None) -> NetEvaluator:
+    """A race network trained by value iteration from the databases on ``rows`` (module
+    docstring), ``contact`` valuing the contact children (none arise in a race) and making the
+    1-ply choices.
+
+    Parameters
+    ----------
+    contact : NetEvaluator
+    rows : uint8[N, 56]
+        Races beyond the databases (:func:`race_positions`); the first ``holdout`` are kept out
+        of the fit and measure it.
+    rounds, first_epochs, epochs : int
+        Rounds; passes of gradient descent in the first round and in each later one.
+    alpha, decay : float
+        Step size of a round's first pass (the first round's; a later round starts at a third
+        of it) and its factor per pass.
+    start : NetEvaluator, optional
+        A race network to start from instead of the race model and a fresh network.
+    progress : callable, optional
+        ``progress(round, rounds, record)`` after each round.
+
+    Returns
+    -------
+    NetEvaluator
+        ``meta``: ``kind`` ``race``, the settings, and per round the held-out squared error
+        of the network against the round's targets before and after the fit, and the seconds.
 
     Raises
     ------
     tawla.errors.ConfigError
-        No compiled engine.
+        No compiled engine, or a ``contact`` or ``start`` of another ruleset.
     tawla.errors.InvalidArgument
-        Shapes that do not match, or ``holdout`` not below the number of rows.
+        ``holdout`` not below the number of rows, or counts below 1.
     """
     _needs_native()
-    r = get_ruleset(ruleset)
+    r = contact.ruleset
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
-    targets = np.ascontiguousarray(targets, dtype=np.float32)
-    if targets.shape != (len(rows), 5) or not 0 <= holdout < len(rows):
-        raise InvalidArgument(f"need targets float32[N, 5] for N rows and 0 <= holdout < N, not {targets.shape}, "
-                              f"{len(rows)} rows, holdout {holdout}")
-    net = NetEvaluator.initial(r, hidden=hidden, seed=seed)
-    fit_rows, fit_t = rows[holdout:], targets[holdout:]
+    if not 0 <= holdout < len(rows) or min(rounds, hidden, first_epochs, epochs) < 1:
+        raise InvalidArgument(f"need 0 <= holdout < {len(rows)} rows and rounds, hidden, epochs >= 1")
+    if start is not None and start.ruleset != r:
+        raise ConfigError(f"the starting race network is for {start.ruleset.name}, not {r.name}")
+    one, _, _, two = eval_tables()
+    net = None if start is None else NetEvaluator.from_bytes(start.to_bytes())
     rng = np.random.default_rng(seed)
-    curve = []
-    t0 = time.process_time()
-    a = alpha
-    for _ in range(epochs):
-        order = rng.permutation(len(fit_rows)).astype(np.int64)
-        train = native.net_fit(r, net.w1, net.b1, net.w2, net.b2, fit_rows, fit_t, order, a)
-        held = _mse(net, rows[:holdout], targets[:holdout])
-        curve.append([round(float(train), 8), held])
-        a *= decay
-    net.meta = {"kind": "race", "hidden": hidden, "positions": int(len(rows)), "holdout": holdout,
-                "epochs": epochs, "alpha": alpha, "decay": decay, "init_seed": seed, "games": 0,
-                "fit_curve": curve, "fit_seconds": round(time.process_time() - t0, 1)}
+    records = []
+    for k in range(rounds):
+        t0, w0 = time.process_time(), time.perf_counter()
+        race = None if net is None else net.weights
+
+        def chunk(first: int, race=race) -> np.ndarray:
+            return native.net_ply1_targets(rows[first:first + TARGET_CHUNK], r, contact.w1, contact.b1, contact.w2,
+                                           contact.b2, one, two, race)
+
+        starts = list(range(0, len(rows), TARGET_CHUNK))
+        if threads <= 1:
+            targets = np.concatenate([chunk(s) for s in starts])
+        else:
+            with ThreadPoolExecutor(threads) as ex:
+                targets = np.concatenate(list(ex.map(chunk, starts)))
+        if net is None:
+            net = NetEvaluator.initial(r, hidden=hidden, seed=seed)
+        before = _mse(net, rows[:holdout], targets[:holdout]) if k or start is not None else None
+        a = alpha if k == 0 and start is None else alpha / 3
+        for _ in range(first_epochs if k == 0 and start is None else epochs):
+            order = rng.permutation(len(rows) - holdout).astype(np.int64)
+            native.net_fit(r, net.w1, net.b1, net.w2, net.b2, rows[holdout:], targets[holdout:], order, a)
+            a *= decay
+        rec = {"round": k + 1, "mse_before": before, "mse_after": _mse(net, rows[:holdout], targets[:holdout]),
+               "seconds": round(time.process_time() - t0, 1), "wall": round(time.perf_counter() - w0, 1)}
+        records.append(rec)
+        if progress is not None:
+            progress(k + 1, rounds, rec)
+    assert net is not None
+    net.meta = {"kind": "race", "hidden": net.hidden, "positions": int(len(rows)), "holdout": holdout,
+                "rounds": records, "first_epochs": first_epochs, "epochs": epochs, "alpha": alpha, "decay": decay,
+                "seed": seed, "games": 0, "method": "value iteration from the bear-off databases (1-ply targets)"}
     return net
 
 
@@ -174,16 +220,15 @@ def _mse(net: NetEvaluator, rows: np.ndarray, targets: np.ndarray) -> float | No
     return round(float(((out - targets) ** 2).mean()), 8)
 
 
-def save_race_data(path, rows: np.ndarray, mean: np.ndarray, se: np.ndarray, meta: dict) -> None:
-    """Write a round's data: ``rows`` uint8[N, 56], ``mean`` and ``se`` float32[N, 6] (the five
-    outputs and the cubeless equity, :func:`race_targets`), ``meta``
-    (JSON: the command, seeds, trials, ruleset)."""
-    np.savez_compressed(path, rows=np.ascontiguousarray(rows, dtype=np.uint8), mean=mean.astype(np.float32),
-                        se=se.astype(np.float32), meta=np.frombuffer(json.dumps(meta).encode(), np.uint8))
+def save_race_positions(path, rows: np.ndarray, meta: dict) -> None:
+    """Write training positions (``rows`` uint8[N, 56]) and ``meta`` (JSON: the command, seed,
+    ruleset), compressed."""
+    np.savez_compressed(path, rows=np.ascontiguousarray(rows, dtype=np.uint8),
+                        meta=np.frombuffer(json.dumps(meta).encode(), np.uint8))
 
 
-def load_race_data(path) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
-    """``(rows, mean, se, meta)`` of :func:`save_race_data`'s file.
+def load_race_positions(path) -> tuple[np.ndarray, dict]:
+    """``(rows, meta)`` of :func:`save_race_positions`'s file.
 
     Raises
     ------
@@ -193,41 +238,9 @@ def load_race_data(path) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     try:
         with np.load(Path(path), allow_pickle=False) as z:
             meta = json.loads(bytes(z["meta"]).decode())
-            rows, mean, se = z["rows"], z["mean"], z["se"]
-    except (OSError, ValueError, KeyError, EOFError, UnicodeDecodeError) as e:
-        raise ConfigError(f"not a race data file: {path}: {e}") from None
-    if rows.ndim != 2 or rows.shape[1] != 56 or mean.shape != (len(rows), 6) or se.shape != mean.shape:
-        raise ConfigError(f"not a race data file: {path}: shapes {rows.shape}, {mean.shape}, {se.shape}")
-    return rows, mean, se, meta
-
-
-def race_round(contact: NetEvaluator, positions: int, trials: int, seed: int, *, race_net: NetEvaluator | None = None,
-               hidden: int = 64, epochs: int = 40, alpha: float = 0.2, decay: float = 0.93, holdout: int = 2000,
-               explore: float = 0.15, threads: int = 1, data=None, command: str = "") -> NetEvaluator:
-    """One round (module docstring): positions, their rollout targets (kept in ``data`` when
-    given; a ``data`` file that exists is read instead of rolling out again), the fit.
-
-    Returns
-    -------
-    NetEvaluator
-        ``meta``: the fit's (:func:`fit_race_net`), the data's settings and its mean standard
-        error of the equity, and ``command``.
-    """
-    r = contact.ruleset
-    t0 = time.process_time()
-    if data is not None and Path(data).exists():
-        rows, mean, se, meta = load_race_data(data)
-    else:
-        rows = race_positions(contact, positions, seed, explore=explore)
-        mean, se = race_targets(rows, contact, trials, chunk_seed(seed, 1), race_net=race_net, threads=threads)
-        meta = {"ruleset": r.name, "positions": int(len(rows)), "trials": trials, "seed": seed, "explore": explore,
-                "player": "net0" + ("" if race_net is None else " with the race network " +
-                                    str(race_net.meta.get("command", "given"))),
-                "command": command, "cpu_seconds": round(time.process_time() - t0, 1)}
-        if data is not None:
-            save_race_data(data, rows, mean, se, meta)
-    net = fit_race_net(rows, mean[:, :5], r, hidden=hidden, epochs=epochs, alpha=alpha, decay=decay,
-                       holdout=min(holdout, len(rows) - 1), seed=seed)
-    net.meta.update({"command": command, "data": {k: v for k, v in meta.items() if k != "command"},
-                     "mean_se_equity": round(float(se[:, 5].mean()), 5)})
-    return net
+            rows = z["rows"]
+    except (OSError, ValueError, KeyError, EOFError, UnicodeDecodeError, zipfile.BadZipFile) as e:
+        raise ConfigError(f"not a race positions file: {path}: {e}") from None
+    if rows.ndim != 2 or rows.shape[1] != 56 or rows.dtype != np.uint8:
+        raise ConfigError(f"not a race positions file: {path}: rows of shape {rows.shape}, {rows.dtype}")
+    return rows, meta
