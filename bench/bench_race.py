@@ -5,6 +5,7 @@ Usage::
 
     python bench/bench_race.py truth [--positions 3000] [--trials 72] [--seed 99]
     python bench/bench_race.py score [--net FILE ...]
+    python bench/bench_race.py duel [--net FILE] [--pairs 2000] [--seed 98]
 
 ``truth``: ``--positions`` races beyond the databases (a checker of either side outside its
 home board, no contact) from tawla net0's self-play with one play in seven random
@@ -21,6 +22,12 @@ network and each ``--net`` file, and GNU Backgammon 0-ply beside them:
   its bias;
 - on the decisions, the share of choices equal to GNU Backgammon 2-ply's and the mean
   equity (millipoints, by GNU Backgammon 2-ply) given up.
+
+``duel``: net0 with the race network (``--net``, else the shipped one) against net0 with the
+race model, both at 0 ply, from ``--pairs`` races beyond the databases (seed ``--seed``, apart
+from the truth's and the training's), each played twice on the same dice with the sides'
+players swapped: the points a game the race network's side wins, with the 95% interval of the
+pairs' means.
 """
 
 from __future__ import annotations
@@ -132,6 +139,52 @@ def cmd_score(args) -> None:
         net_module._SHIPPED_RACE.pop(BG.name, None)
 
 
+def cmd_duel(args) -> None:
+    contact = shipped_net(BG)
+    race = NetEvaluator.load(args.net) if args.net else shipped_race_net(BG)
+    if race is None:
+        sys.exit("no race network: pass --net FILE")
+    starts = race_positions(contact, args.pairs, seed=args.seed)
+
+    def play(row: bytes, dice, net) -> bytes:
+        pos = tawla.Position(row, BG)
+        moves = pos.legal_moves(dice)
+        if not moves:
+            return native.flip_row(row, BG)
+        net_module._SHIPPED_RACE[BG.name] = net
+        kids = np.frombuffer(b"".join(native.flip_row(m.after, BG) for m in moves), np.uint8).reshape(-1, 56)
+        return bytes(kids[int(np.argmax(-evaluate_rows(kids, BG, contact=contact)[:, 0]))])
+
+    t0 = time.process_time()
+    pair_means = []
+    try:
+        for i, start in enumerate(starts):
+            rng_seed = np.random.SeedSequence([args.seed, i])
+            total = 0.0
+            for race_first in (True, False):
+                rng = np.random.default_rng(rng_seed)
+                row, ply = bytes(start), 0
+                while True:
+                    pos = tawla.Position(row, BG)
+                    res = pos.result()
+                    if res is not None:
+                        mover_is_race = (ply % 2 == 0) == race_first
+                        for_mover = res.points if res.winner == 0 else -res.points
+                        total += for_mover if mover_is_race else -for_mover
+                        break
+                    dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+                    mover_is_race = (ply % 2 == 0) == race_first
+                    row = play(row, dice, race if mover_is_race else None)
+                    ply += 1
+            pair_means.append(total / 2)
+    finally:
+        net_module._SHIPPED_RACE.pop(BG.name, None)
+    x = np.array(pair_means)
+    print(f"race network vs race model, net0 both, {len(x)} pairs of races from seed {args.seed}: "
+          f"{x.mean():+.4f} ± {1.96 * x.std(ddof=1) / math.sqrt(len(x)):.4f} points a game "
+          f"({time.process_time() - t0:.0f} CPU s)")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -141,8 +194,12 @@ def main(argv=None) -> None:
     a.add_argument("--seed", type=int, default=99)
     b = sub.add_parser("score")
     b.add_argument("--net", nargs="*", default=[])
+    c = sub.add_parser("duel")
+    c.add_argument("--net", default=None)
+    c.add_argument("--pairs", type=int, default=2000)
+    c.add_argument("--seed", type=int, default=98)
     args = ap.parse_args(argv)
-    {"truth": cmd_truth, "score": cmd_score}[args.cmd](args)
+    {"truth": cmd_truth, "score": cmd_score, "duel": cmd_duel}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from tawla.cli import main
 from tawla.errors import ConfigError, InvalidArgument, InvalidPosition
 from tawla.evaluation import is_race, is_terminal
 from tawla.evaluation.bearoff import eval_tables
-from tawla.evaluation.net import NetEvaluator, shipped_net
+from tawla.evaluation.net import NetEvaluator, shipped_net, shipped_race_net
 from tawla.evaluation.routing import evaluate_np
 from tawla.training.supervised import SuperviseConfig, search_targets, supervise
 from tawla.training.td import TrainConfig, train
@@ -169,8 +169,9 @@ def test_rollout_targets_are_seeded_and_do_not_depend_on_the_chunks():
     one, _, _, two = eval_tables()
     a = search_targets(net, rows, trials=36, horizon=2, seed=11)
     np.testing.assert_array_equal(a, search_targets(net, rows, trials=36, horizon=2, seed=11, threads=2))
+    race = shipped_race_net("backgammon")  # the races beyond the databases, as the net levels value them
     tail = f.net_rollout_targets(np.ascontiguousarray(rows[100:]), p, net.w1, net.b1, net.w2, net.b2,
-                                 36, 2, 11, 100, one, two)
+                                 36, 2, 11, 100, one, two, None if race is None else race.weights)
     np.testing.assert_array_equal(tail, a[100:])  # row i's dice: the seed and its index alone
     b = search_targets(net, rows, trials=36, horizon=2, seed=12)
     assert not np.array_equal(a, b)

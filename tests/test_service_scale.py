@@ -256,4 +256,4 @@ def test_seekers_on_two_processes_are_paired_and_read_anywhere(pair):
     while (v := a.get(f"/v1/seeks/{lone['id']}", headers=auth).json())["status"] == "waiting":
         assert time.monotonic() < end, "no bot came"
         time.sleep(0.1)
-    assert v["status"] == "paired" and v["opponent"] == "Bot (ply0)"
+    assert v["status"] == "paired" and v["opponent"] == "Bot (net0)"  # the default level

@@ -5,7 +5,7 @@ its start (``lineage``), its supervised rounds, the measured strength given
 with ``--strength``, and the network's outputs on fixed positions, which tests/test_net.py
 checks the shipped file against). A race network (``tawla train --race``: ``meta["kind"]``
 ``race``) goes to ``<ruleset>-race.npz`` and under its ruleset's entry as ``race`` (the data
-it was fitted to, the fit's curve, its fixed positions races beyond the databases).
+it was trained on, its rounds, its fixed positions races beyond the databases).
 
 Usage::
 
@@ -104,10 +104,11 @@ def ship_race(net: NetEvaluator, strength: list[str]) -> None:
         "hidden": net.hidden,
         "command": net.meta.get("command"),
         "data": net.meta.get("data"),
-        "mean_se_equity": net.meta.get("mean_se_equity"),
-        "fit": {k: net.meta.get(k) for k in ("positions", "holdout", "epochs", "alpha", "decay", "init_seed",
-                                             "fit_seconds")},
-        "fit_curve_last": (net.meta.get("fit_curve") or [None])[-1],
+        "method": net.meta.get("method"),
+        "fit": {k: net.meta.get(k) for k in ("positions", "holdout", "first_epochs", "epochs", "alpha", "decay",
+                                             "seed")},
+        "rounds": net.meta.get("rounds"),
+        "training_cpu_seconds": round(sum(r["seconds"] for r in net.meta.get("rounds") or []), 1),
         "strength": strength,
         "check": {"positions": ids, "outputs": np.round(outputs.astype(float), 6).tolist()},
     }

@@ -24,6 +24,7 @@ from ..evaluation.linear import linear_probs
 from ..evaluation.net import SIDE_INPUTS, net_columns, net_inputs
 from ..evaluation.nohit import nohit_contact_np
 from ..evaluation.race import race_eval_np
+from ..evaluation.routing import beyond_databases, race_caps
 from ..met import MatchCube, MatchEquityTable, ScoreState
 from ..met.cube import cubeless_equity, emg_to_mwc
 from ..rules import Ruleset, Scoring
@@ -211,6 +212,9 @@ def values(rows: np.ndarray, r: Ruleset, ev: TrialEvaluator) -> tuple[np.ndarray
     if race.any():
         col[race] = race_eval_np(me[race], opp[race], r)
         kind[race] = RACE
+        beyond = race & beyond_databases(me, opp)
+        if ev.race_net is not None and beyond.any():
+            col[beyond] = race_caps(rows[beyond], net_columns(net_outputs_exact(ev.race_net, rows[beyond], r), r), r)
     contact = ~(done | race)
     if contact.any():
         rows_c = rows[contact]

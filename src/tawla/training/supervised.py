@@ -122,7 +122,7 @@ def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune
 
     Depth 1: for each of the 21 rolls the outputs after the network's greedy move (game ends
     exact; with ``race_cutoff`` in backgammon and adi, children without contact by the race
-    model), for the row's mover, averaged with the rolls' probabilities (1/36 a double, 2/36
+    model, or the ruleset's shipped race network beyond the databases), for the row's mover, averaged with the rolls' probabilities (1/36 a double, 2/36
     the others). Depth 2: for each roll the ``prune`` children best at 0 ply, each valued by
     the depth-1 search from its mover's seat, the best of them for the row's mover. With
     ``trials`` > 0, truncated rollouts instead (``depth`` and ``prune`` unused): each row
@@ -162,7 +162,7 @@ def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune
     if trials < 0 or horizon < 0:
         raise InvalidArgument(f"trials and horizon must be >= 0, not {trials}, {horizon}")
     r = net.ruleset
-    one, two = race_tables(r, race_cutoff)
+    one, two, race = race_tables(r, race_cutoff)
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
     chunk_size = TARGET_CHUNK if depth == 1 and not trials else TARGET_CHUNK // 16
 
@@ -170,10 +170,10 @@ def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune
         chunk = rows[first:first + chunk_size]
         if trials:
             return native.net_rollout_targets(chunk, r, net.w1, net.b1, net.w2, net.b2, trials, horizon, seed, first,
-                                              one, two)
+                                              one, two, race)
         if depth == 2:
-            return native.net_ply2_targets(chunk, r, net.w1, net.b1, net.w2, net.b2, prune, one, two)
-        return native.net_ply1_targets(chunk, r, net.w1, net.b1, net.w2, net.b2, one, two)
+            return native.net_ply2_targets(chunk, r, net.w1, net.b1, net.w2, net.b2, prune, one, two, race)
+        return native.net_ply1_targets(chunk, r, net.w1, net.b1, net.w2, net.b2, one, two, race)
 
     chunks = list(range(0, len(rows), chunk_size)) or [0]
     if threads <= 1:
@@ -241,7 +241,7 @@ def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.Pa
         earlier = [*start.meta.get("earlier_rounds", []), *(start.meta.get("supervised") or {}).get("rounds", [])]
         net.meta = {**start.meta, **cfg.extra, "lineage": lineage, "earlier_rounds": earlier,
                     "supervised": {"config": conf, "start": start_sha, "rounds": []}}
-    one, two = race_tables(r, cfg.race_cutoff)
+    one, two, _race = race_tables(r, cfg.race_cutoff)
     opponent = evaluator_player(r)
     net.meta["supervised"]["config"] = conf
     records = net.meta["supervised"]["rounds"]

@@ -24,7 +24,7 @@ from .. import native
 from ..errors import ConfigError, InvalidArgument
 from ..core.geometry import OPPOSITE
 from ..evaluation.bearoff import eval_tables
-from ..evaluation.net import NetEvaluator
+from ..evaluation.net import NetEvaluator, shipped_race_net
 from ..rules import HIT, get_ruleset
 from .duel import duel, evaluator_player
 
@@ -87,14 +87,17 @@ class TrainConfig:
 
 
 def race_tables(ruleset, race_cutoff: bool) -> tuple:
-    """The race model's tables as the compiled trainers take them, ``(one, two)``, where the
-    race cut-off applies (``race_cutoff`` and a hitting, opposite-direction ruleset: backgammon,
-    adi), else ``(None, None)``."""
+    """The race evaluation as the compiled trainers take it, ``(one, two, race_net)``: the race
+    model's tables and the ruleset's shipped race network's weights (or None), where the race
+    cut-off applies (``race_cutoff`` and a hitting, opposite-direction ruleset: backgammon,
+    adi), else ``(None, None, None)``: a trained network is then valued in races as the
+    ``net`` levels value it."""
     r = get_ruleset(ruleset)
     if race_cutoff and r.contact == HIT and r.geometry == OPPOSITE:
         one, _, _, two = eval_tables()
-        return one, two
-    return None, None
+        race = shipped_race_net(r)
+        return one, two, None if race is None else race.weights
+    return None, None, None
 
 
 def chunk_seed(seed: int, k: int) -> int:
@@ -174,7 +177,7 @@ def train(cfg: TrainConfig, checkpoint: str | os.PathLike | None = None, *, resu
         n = min(cfg.chunk, cfg.games - done)
         t0 = time.process_time()
         native.net_train(r, net.w1, net.b1, net.w2, net.b2, n, chunk_seed(cfg.seed, done // cfg.chunk),
-                         _alpha(cfg, done), cfg.max_turns, race[0], race[1])
+                         _alpha(cfg, done), cfg.max_turns, race[0], race[1], race[2])
         dt = time.process_time() - t0
         done += n
         net.meta["games"] = done
