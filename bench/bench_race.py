@@ -5,7 +5,7 @@ Usage::
 
     python bench/bench_race.py truth [--positions 3000] [--trials 72] [--seed 99]
     python bench/bench_race.py score [--net FILE ...]
-    python bench/bench_race.py duel [--net FILE] [--pairs 2000] [--seed 98]
+    python bench/bench_race.py duel [--ruleset backgammon] [--net FILE] [--pairs 2000] [--seed 98]
 
 ``truth``: ``--positions`` races beyond the databases (a checker of either side outside its
 home board, no contact) from tawla net0's self-play with one play in seven random
@@ -23,8 +23,8 @@ network and each ``--net`` file, and GNU Backgammon 0-ply beside them:
 - on the decisions, the share of choices equal to GNU Backgammon 2-ply's and the mean
   equity (millipoints, by GNU Backgammon 2-ply) given up.
 
-``duel``: net0 with the race network (``--net``, else the shipped one) against net0 with the
-race model, both at 0 ply, from ``--pairs`` races beyond the databases (seed ``--seed``, apart
+``duel``: net0 with the race network (``--net``, else the shipped one) of ``--ruleset``
+(backgammon or adi) against net0 with the race model, both at 0 ply, from ``--pairs`` races beyond the databases (seed ``--seed``, apart
 from the truth's and the training's), each played twice on the same dice with the sides'
 players swapped: the points a game the race network's side wins, with the 95% interval of the
 pairs' means.
@@ -140,20 +140,21 @@ def cmd_score(args) -> None:
 
 
 def cmd_duel(args) -> None:
-    contact = shipped_net(BG)
-    race = NetEvaluator.load(args.net) if args.net else shipped_race_net(BG)
+    r = tawla.get_ruleset(args.ruleset)
+    contact = shipped_net(r)
+    race = NetEvaluator.load(args.net) if args.net else shipped_race_net(r)
     if race is None:
         sys.exit("no race network: pass --net FILE")
     starts = race_positions(contact, args.pairs, seed=args.seed)
 
     def play(row: bytes, dice, net) -> bytes:
-        pos = tawla.Position(row, BG)
+        pos = tawla.Position(row, r)
         moves = pos.legal_moves(dice)
         if not moves:
-            return native.flip_row(row, BG)
-        net_module._SHIPPED_RACE[BG.name] = net
-        kids = np.frombuffer(b"".join(native.flip_row(m.after, BG) for m in moves), np.uint8).reshape(-1, 56)
-        return bytes(kids[int(np.argmax(-evaluate_rows(kids, BG, contact=contact)[:, 0]))])
+            return native.flip_row(row, r)
+        net_module._SHIPPED_RACE[r.name] = net
+        kids = np.frombuffer(b"".join(native.flip_row(m.after, r) for m in moves), np.uint8).reshape(-1, 56)
+        return bytes(kids[int(np.argmax(-evaluate_rows(kids, r, contact=contact)[:, 0]))])
 
     t0 = time.process_time()
     pair_means = []
@@ -165,7 +166,7 @@ def cmd_duel(args) -> None:
                 rng = np.random.default_rng(rng_seed)
                 row, ply = bytes(start), 0
                 while True:
-                    pos = tawla.Position(row, BG)
+                    pos = tawla.Position(row, r)
                     res = pos.result()
                     if res is not None:
                         mover_is_race = (ply % 2 == 0) == race_first
@@ -178,9 +179,9 @@ def cmd_duel(args) -> None:
                     ply += 1
             pair_means.append(total / 2)
     finally:
-        net_module._SHIPPED_RACE.pop(BG.name, None)
+        net_module._SHIPPED_RACE.pop(r.name, None)
     x = np.array(pair_means)
-    print(f"race network vs race model, net0 both, {len(x)} pairs of races from seed {args.seed}: "
+    print(f"{r.name}: race network vs race model, net0 both, {len(x)} pairs of races from seed {args.seed}: "
           f"{x.mean():+.4f} ± {1.96 * x.std(ddof=1) / math.sqrt(len(x)):.4f} points a game "
           f"({time.process_time() - t0:.0f} CPU s)")
 
@@ -195,6 +196,7 @@ def main(argv=None) -> None:
     b = sub.add_parser("score")
     b.add_argument("--net", nargs="*", default=[])
     c = sub.add_parser("duel")
+    c.add_argument("--ruleset", default="backgammon")
     c.add_argument("--net", default=None)
     c.add_argument("--pairs", type=int, default=2000)
     c.add_argument("--seed", type=int, default=98)

@@ -294,13 +294,16 @@ def shipped_net(ruleset) -> NetEvaluator | None:
     """
     r = get_ruleset(ruleset)
     if r.name not in _SHIPPED:
-        entry = manifest().get(r.name)
-        net = None
-        if entry:
-            data = (resources.files("tawla") / "data" / "nets" / entry["file"]).read_bytes()
-            net = NetEvaluator.from_bytes(data, entry["sha256"])
-        _SHIPPED[r.name] = net
+        _SHIPPED[r.name] = _load_entry(manifest().get(r.name))
     return _SHIPPED[r.name]
+
+
+def _load_entry(entry: dict | None) -> NetEvaluator | None:
+    """The network of a manifest entry (its file read from the package, its checksum checked)."""
+    if not entry:
+        return None
+    data = (resources.files("tawla") / "data" / "nets" / entry["file"]).read_bytes()
+    return NetEvaluator.from_bytes(data, entry["sha256"])
 
 
 _SHIPPED_RACE: dict[str, NetEvaluator | None] = {}
@@ -318,10 +321,5 @@ def shipped_race_net(ruleset) -> NetEvaluator | None:
     """
     r = get_ruleset(ruleset)
     if r.name not in _SHIPPED_RACE:
-        entry = (manifest().get(r.name) or {}).get("race")
-        net = None
-        if entry:
-            data = (resources.files("tawla") / "data" / "nets" / entry["file"]).read_bytes()
-            net = NetEvaluator.from_bytes(data, entry["sha256"])
-        _SHIPPED_RACE[r.name] = net
+        _SHIPPED_RACE[r.name] = _load_entry((manifest().get(r.name) or {}).get("race"))
     return _SHIPPED_RACE[r.name]
