@@ -109,6 +109,10 @@ def test_race_positions_rollout_targets_and_value_iteration(tmp_path):
     assert np.array_equal(same.w1, net.w1)  # seeded, and the same however the targets are split
     more = train_race_net(contact, rows, rounds=1, epochs=2, holdout=20, seed=3, start=net)
     assert more.hidden == 5 and not np.array_equal(more.w1, net.w1)
+    for name in ("tawla31", "mahbusa"):  # no race networks where the routing has none
+        with pytest.raises(ConfigError, match="backgammon and adi"):
+            race_positions(shipped_net(name), 10, seed=1)
+        assert race_network(shipped_net(name), tawla.get_ruleset(name)) is None
     path = tmp_path / "positions.npz"
     save_race_positions(path, rows, {"seed": 4})
     kept, meta = load_race_positions(path)

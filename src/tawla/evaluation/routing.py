@@ -141,9 +141,16 @@ def race_network(model, r) -> NetEvaluator | None:
     """The network of the races beyond the bear-off databases where ``model`` (a contact model)
     is a trained network of ``r``'s name: the ruleset's shipped race network, or None (the race
     model then values every race)."""
-    if isinstance(model, NetEvaluator) and model.ruleset.name == r.name:
+    if isinstance(model, NetEvaluator) and model.ruleset.name == r.name and races_by_network(r):
         return shipped_race_net(r)
     return None
+
+
+def races_by_network(r) -> bool:
+    """Whether a race network may value ``r``'s races beyond the databases: the hitting,
+    opposite-direction rulesets with 1/2(/3) scoring (backgammon, adi), whose races the
+    compiled routing and :func:`race_caps` know."""
+    return r.contact == HIT and _bg_routing(r)
 
 
 def _race_weights(model, r) -> tuple | None:

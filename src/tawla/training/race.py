@@ -40,7 +40,7 @@ from ..errors import ConfigError, InvalidArgument
 from ..evaluation.board_views import sides
 from ..evaluation.bearoff import eval_tables
 from ..evaluation.net import NetEvaluator
-from ..evaluation.routing import beyond_databases, race_rows
+from ..evaluation.routing import beyond_databases, race_rows, races_by_network
 from .td import chunk_seed
 
 __all__ = ["race_positions", "race_targets", "train_race_net", "save_race_positions", "load_race_positions"]
@@ -51,9 +51,12 @@ ROLLOUT_CHUNK = 512
 TARGET_CHUNK = 4096
 
 
-def _needs_native() -> None:
+def _needs_native(r=None) -> None:
     if not native.available("net"):
         raise ConfigError("race networks need the compiled engine (tawla.native, part 'net')")
+    if r is not None and not races_by_network(r):
+        raise ConfigError(f"race networks serve backgammon and adi (hitting, opposite directions, 1/2/3 "
+                          f"scoring), not {r.name}")
 
 
 def race_positions(net: NetEvaluator, count: int, seed: int, explore: float = 0.15,
@@ -64,11 +67,11 @@ def race_positions(net: NetEvaluator, count: int, seed: int, explore: float = 0.
     Raises
     ------
     tawla.errors.ConfigError
-        No compiled engine.
+        No compiled engine, or a ruleset other than backgammon and adi.
     tawla.errors.InvalidArgument
         ``count`` < 1 or ``explore`` outside [0, 1].
     """
-    _needs_native()
+    _needs_native(net.ruleset)
     if count < 1 or not 0.0 <= explore <= 1.0:
         raise InvalidArgument(f"need count >= 1 and explore in [0, 1], not {count}, {explore}")
     r = net.ruleset
@@ -164,11 +167,12 @@ def train_race_net(contact: NetEvaluator, rows: np.ndarray, rounds: int = 20, hi
     Raises
     ------
     tawla.errors.ConfigError
-        No compiled engine, or a ``contact`` or ``start`` of another ruleset.
+        No compiled engine, a ruleset other than backgammon and adi, or a ``start`` of another
+        ruleset.
     tawla.errors.InvalidArgument
         ``holdout`` not below the number of rows, or counts below 1.
     """
-    _needs_native()
+    _needs_native(contact.ruleset)
     r = contact.ruleset
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
     if not 0 <= holdout < len(rows) or min(rounds, hidden, first_epochs, epochs) < 1:
