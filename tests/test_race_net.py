@@ -137,13 +137,14 @@ def test_weights_files_carry_their_format_and_another_version_is_refused(tmp_pat
         load_race_positions(path)
 
 
-def test_the_shipped_race_network_is_listed_with_the_contact_ones():
-    entry = net_module.manifest()["backgammon"].get("race")
-    net = shipped_race_net(BG)
-    assert (entry is None) == (net is None)
+@pytest.mark.parametrize("name", ["backgammon", "adi"])
+def test_the_shipped_race_network_is_listed_with_the_contact_ones(name):
+    entry = net_module.manifest()[name].get("race")
+    net = shipped_race_net(name)
+    assert entry is not None and net is not None, f"{name} ships a race network"
     if entry is not None:
-        assert net.meta["kind"] == "race" and entry["command"].startswith("tawla train")
-        rows = tawla.ids_to_array(entry["check"]["positions"], ruleset="backgammon")
+        assert net.meta["kind"] == "race" and entry["command"].startswith("tawla train --race")
+        rows = tawla.ids_to_array(entry["check"]["positions"], ruleset=name)
         np.testing.assert_allclose(net.outputs(rows), np.asarray(entry["check"]["outputs"]), atol=2e-6)
 
 
