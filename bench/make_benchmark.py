@@ -214,8 +214,8 @@ def roll_decision(args_tuple):
         for i, r in enumerate(results):
             if i == best or len(r) >= max_trials:
                 continue
-            n = len(r)
-            diff = np.array(results[best][:n]) - np.array(r)
+            n = min(len(r), len(results[best]))  # the best may have fewer trials than another
+            diff = np.array(results[best][:n]) - np.array(r[:n])
             se = float(diff.std(ddof=1) / math.sqrt(n))
             gap = float(diff.mean())
             if se > target and not (gap > 0.15 and gap > 5 * se):

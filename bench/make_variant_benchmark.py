@@ -98,6 +98,8 @@ def cmd_rollout(args) -> None:
                 c["se"] = round(float(p.result.equity_se), 5)
                 c["trials"] = int(p.result.trials)
             d["best"] = int(np.argmax([c["equity"] for c in d["candidates"]]))
+            d["rollout"] = {"level": args.level, "max_trials": args.trials, "se": args.se, "seed": args.seed + i,
+                            "variance_reduction": True}
             d["cpu_s"] = round(time.process_time() - t0, 2)
             d["index"] = i
             f.write(json.dumps(d) + "\n")
