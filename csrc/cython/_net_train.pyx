@@ -45,8 +45,7 @@ cdef const tw_race_tables *_race_view(Params params, race_one, race_two,
         raise InvalidArgument("the race model serves opposite-direction games only")
     one, two = race_one, race_two
     t[0] = race_view(one, two)
-    if race_net is not None:
-        race_attach(t, view, race_net)
+    race_attach(t, view, race_net)
     return t
 
 

@@ -260,14 +260,21 @@ def _evaluate_ends_compiled(rows: np.ndarray, r, model) -> np.ndarray:
     race = kind == native.EVAL_ENDS["race"]
     if r.scoring != Scoring.CHECKERS_LEFT and race.any():
         out[race, 0] = equity_from_probs(out[race, 1:], r)
-    net = race_network(model, r)
-    if net is not None and race.any():
+    if race.any() and race_network(model, r) is not None:
         me, opp, _ = sides(rows, r)
-        beyond = race & beyond_databases(me, opp)
-        if beyond.any():
-            out[beyond] = race_caps(rows[beyond], net(rows[beyond], r), r)
+        _race_network_into(out, race, rows, me, opp, r, model)
     _contact_into(out, kind == native.EVAL_ENDS["contact"], rows, r, model)
     return out
+
+
+def _race_network_into(out: np.ndarray, race: np.ndarray, rows: np.ndarray, me: np.ndarray, opp: np.ndarray, r,
+                       model) -> None:
+    """The race network's values (:func:`race_network`, capped by :func:`race_caps`) of the
+    ``race`` rows beyond the databases into ``out``; nothing where ``model`` has none."""
+    net = race_network(model, r)
+    beyond = race & beyond_databases(me, opp)
+    if net is not None and beyond.any():
+        out[beyond] = race_caps(rows[beyond], net(rows[beyond], r), r)
 
 
 def _contact_into(out: np.ndarray, rest: np.ndarray, rows: np.ndarray, r, model) -> None:
@@ -331,9 +338,6 @@ def evaluate_np(rows: np.ndarray, r, model=None) -> np.ndarray:
     out[won, 3] = kind[won] == ResultKind.BACKGAMMON
     if race.any():
         out[race] = race_eval(me[race], opp[race], r)
-        net = race_network(model, r)
-        beyond = race & beyond_databases(me, opp)
-        if net is not None and beyond.any():
-            out[beyond] = race_caps(rows[beyond], net(rows[beyond], r), r)
+        _race_network_into(out, race, rows, me, opp, r, model)
     _contact_into(out, ~(done | race), rows, r, model)
     return out

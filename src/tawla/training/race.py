@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import time
 import zipfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +40,7 @@ from ..evaluation.board_views import sides
 from ..evaluation.bearoff import eval_tables
 from ..evaluation.net import NetEvaluator
 from ..evaluation.routing import beyond_databases, race_rows, races_by_network
-from .td import chunk_seed
+from .td import chunk_seed, map_chunks
 
 __all__ = ["race_positions", "race_targets", "train_race_net", "save_race_positions", "load_race_positions"]
 
@@ -122,12 +121,7 @@ def race_targets(rows: np.ndarray, contact: NetEvaluator, trials: int, seed: int
         return values[:, :, :6]
 
     starts = list(range(0, len(rows), ROLLOUT_CHUNK))
-    if threads <= 1:
-        parts = [chunk(s) for s in starts]
-    else:
-        with ThreadPoolExecutor(threads) as ex:
-            parts = list(ex.map(chunk, starts))
-    v = np.concatenate(parts) if parts else np.zeros((0, trials, 6))
+    v = map_chunks(chunk, starts, threads) if starts else np.zeros((0, trials, 6))
     mean = v.mean(1)
     mean[:, :5] = np.clip(mean[:, :5], 0.0, 1.0)
     se = v.std(1, ddof=1) / np.sqrt(trials)
@@ -191,12 +185,7 @@ def train_race_net(contact: NetEvaluator, rows: np.ndarray, rounds: int = 20, hi
             return native.net_ply1_targets(rows[first:first + TARGET_CHUNK], r, contact.w1, contact.b1, contact.w2,
                                            contact.b2, one, two, race)
 
-        starts = list(range(0, len(rows), TARGET_CHUNK))
-        if threads <= 1:
-            targets = np.concatenate([chunk(s) for s in starts])
-        else:
-            with ThreadPoolExecutor(threads) as ex:
-                targets = np.concatenate(list(ex.map(chunk, starts)))
+        targets = map_chunks(chunk, list(range(0, len(rows), TARGET_CHUNK)), threads)
         if net is None:
             net = NetEvaluator.initial(r, hidden=hidden, seed=seed)
         before = _mse(net, rows[:holdout], targets[:holdout]) if k or start is not None else None

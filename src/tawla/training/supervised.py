@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -26,7 +25,7 @@ from ..errors import ConfigError, InvalidArgument
 from ..evaluation.net import NetEvaluator
 from ..rules import get_ruleset
 from .duel import duel, evaluator_player
-from .td import _save_atomic, chunk_seed, race_tables
+from .td import _save_atomic, chunk_seed, map_chunks, race_tables
 
 __all__ = ["SuperviseConfig", "supervise", "search_targets"]
 
@@ -122,8 +121,8 @@ def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune
 
     Depth 1: for each of the 21 rolls the outputs after the network's greedy move (game ends
     exact; with ``race_cutoff`` in backgammon and adi, children without contact by the race
-    model, or the ruleset's shipped race network beyond the databases), for the row's mover, averaged with the rolls' probabilities (1/36 a double, 2/36
-    the others). Depth 2: for each roll the ``prune`` children best at 0 ply, each valued by
+    model, or the ruleset's shipped race network beyond the databases), for the row's mover,
+    averaged with the rolls' probabilities (1/36 a double, 2/36 the others). Depth 2: for each roll the ``prune`` children best at 0 ply, each valued by
     the depth-1 search from its mover's seat, the best of them for the row's mover. With
     ``trials`` > 0, truncated rollouts instead (``depth`` and ``prune`` unused): each row
     played out ``trials`` times by the network's greedy moves for ``horizon`` moves (0: to the
@@ -175,11 +174,7 @@ def search_targets(net: NetEvaluator, rows: np.ndarray, *, depth: int = 1, prune
             return native.net_ply2_targets(chunk, r, net.w1, net.b1, net.w2, net.b2, prune, one, two, race)
         return native.net_ply1_targets(chunk, r, net.w1, net.b1, net.w2, net.b2, one, two, race)
 
-    chunks = list(range(0, len(rows), chunk_size)) or [0]
-    if threads <= 1:
-        return np.concatenate([one_chunk(c) for c in chunks])
-    with ThreadPoolExecutor(threads) as ex:
-        return np.concatenate(list(ex.map(one_chunk, chunks)))
+    return map_chunks(one_chunk, list(range(0, len(rows), chunk_size)) or [0], threads)
 
 
 def supervise(cfg: SuperviseConfig, start: NetEvaluator, checkpoint: str | os.PathLike | None = None, *,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -25,6 +26,7 @@ from ..errors import ConfigError, InvalidArgument
 from ..core.geometry import OPPOSITE
 from ..evaluation.bearoff import eval_tables
 from ..evaluation.net import NetEvaluator, shipped_race_net
+from ..evaluation.routing import races_by_network
 from ..rules import HIT, get_ruleset
 from .duel import duel, evaluator_player
 
@@ -95,7 +97,7 @@ def race_tables(ruleset, race_cutoff: bool) -> tuple:
     r = get_ruleset(ruleset)
     if race_cutoff and r.contact == HIT and r.geometry == OPPOSITE:
         one, _, _, two = eval_tables()
-        race = shipped_race_net(r)
+        race = shipped_race_net(r) if races_by_network(r) else None
         return one, two, None if race is None else race.weights
     return None, None, None
 
@@ -103,6 +105,15 @@ def race_tables(ruleset, race_cutoff: bool) -> tuple:
 def chunk_seed(seed: int, k: int) -> int:
     """The dice seed of chunk ``k`` of a run seeded ``seed`` (64-bit)."""
     return int(np.random.SeedSequence([seed, k]).generate_state(1, np.uint64)[0])
+
+
+def map_chunks(work: Callable[[int], np.ndarray], starts: list[int], threads: int) -> np.ndarray:
+    """``work(start)`` for each chunk start, on ``threads`` threads (the compiled searches run
+    without the GIL), the results concatenated in the order of ``starts``."""
+    if threads <= 1:
+        return np.concatenate([work(s) for s in starts])
+    with ThreadPoolExecutor(threads) as ex:
+        return np.concatenate(list(ex.map(work, starts)))
 
 
 def _alpha(cfg: TrainConfig, done: int) -> float:
