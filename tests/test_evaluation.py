@@ -241,6 +241,8 @@ def test_tawla_evaluate_takes_every_level_and_defaults_to_the_network(rs):
             tawla.evaluate(rows, rs, bad)
     assert levels.describe("net1", rs).startswith(f"net1: the {rs} network ({rs}.npz, sha256 ")
     assert levels.describe("ply2", rs).startswith(f"ply2: the hand-made {rs} contact model")
+    races = "the race network (backgammon-race.npz, sha256 " if rs == "backgammon" else "the race model in races"
+    assert races in levels.describe("net0", rs) and "the race model in races" in levels.describe("ply0", rs)
 
 
 def test_contact_model_hook():

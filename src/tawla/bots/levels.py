@@ -27,6 +27,7 @@ from ..errors import ConfigError
 from ..evaluation import CONTACT_MODELS, evaluate_rows
 from ..evaluation.board_views import check_rows
 from ..evaluation.net import manifest, shipped_net
+from ..evaluation.routing import race_network
 from ..rules import get_ruleset, RulesetLike
 from .lookahead import preroll_columns
 
@@ -72,7 +73,8 @@ def contact_model(level: str, ruleset: RulesetLike):
 def describe(level: str, ruleset: RulesetLike) -> str:
     """What ``level`` evaluates ``ruleset`` with, in a line, for answers that name their
     evaluator: the family (with the network's file and the first 12 hex digits of its
-    SHA-256), the depth, and the race and game-end models.
+    SHA-256), what values the races (the race network's file too, where the level uses one),
+    and the depth.
 
     Raises
     ------
@@ -80,14 +82,18 @@ def describe(level: str, ruleset: RulesetLike) -> str:
         As for :func:`contact_model`.
     """
     r = get_ruleset(ruleset)
-    contact_model(level, r)
-    ahead = f"{level[-1]} ply"
+    model = contact_model(level, r)
+    races = "the race model"
     if level.startswith("net"):
         entry = manifest()[r.name]
         family = f"the {r.name} network ({entry['file']}, sha256 {entry['sha256'][:12]})"
+        if race_network(model, r) is not None:
+            race = entry["race"]
+            races = (f"the bear-off databases and the race network ({race['file']}, sha256 "
+                     f"{race['sha256'][:12]}) beyond them")
     else:
         family = f"the hand-made {r.name} contact model"
-    return f"{level}: {family} in contact, the race model and exact game ends; {ahead}"
+    return f"{level}: {family} in contact, {races} in races, exact game ends; {level[-1]} ply"
 
 
 def evaluate(positions: npt.ArrayLike, ruleset: RulesetLike, level: str = DEFAULT_LEVEL) -> np.ndarray:
